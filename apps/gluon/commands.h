@@ -1,0 +1,13 @@
+#pragma once
+// Subcommand registration. Each register_X adds a CLI11 subcommand whose callback runs it;
+// errors propagate as gluon::Error and main() turns them into a message and exit code 1.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace gluon::apps {
+
+std::string version_string();
+void register_info(CLI::App& app);
+void register_gauge(CLI::App& app);
+
+}  // namespace gluon::apps

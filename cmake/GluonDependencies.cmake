@@ -1,0 +1,22 @@
+# Locates the Debian-packaged dependencies listed in DESIGN.md. Nothing is downloaded.
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(fmt REQUIRED)
+
+find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp REQUIRED)
+# toml++ is used header-only; the GPU machine gets its headers carried in .deps/ (bench/run-gpu.sh).
+find_path(TOMLPP_INCLUDE_DIR toml++/toml.h HINTS ${CMAKE_SOURCE_DIR}/.deps/tomlpp/usr/include REQUIRED)
+
+add_library(gluon_host_deps INTERFACE)
+target_include_directories(gluon_host_deps SYSTEM INTERFACE
+  ${CLI11_INCLUDE_DIR} ${NLOHMANN_JSON_INCLUDE_DIR} ${TOMLPP_INCLUDE_DIR})
+target_compile_definitions(gluon_host_deps INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+target_link_libraries(gluon_host_deps INTERFACE fmt::fmt)
+
+if(GLUON_MPI)
+  find_package(MPI REQUIRED COMPONENTS CXX)
+endif()
+
+if(GLUON_TESTS)
+  find_package(GTest REQUIRED)
+endif()

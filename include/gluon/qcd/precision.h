@@ -1,0 +1,49 @@
+#pragma once
+// Storage precisions and gauge compression (DESIGN.md "Data").
+//
+//   Precision::double_ / single / half   half = 16-bit fixed point: value = int16 / 32767 * scale,
+//                                        scale 1 for link entries (|u_ij| <= 1), a per-site float
+//                                        norm (max |component|) for spinors
+//   Reconstruct::r18 / r12 / r8          reals stored per link: full, two rows, 8 parameters
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "gluon/runtime/hd.h"
+
+namespace gluon::qcd {
+
+enum class Precision { double_, single, half };
+enum class Reconstruct { r18 = 18, r12 = 12, r8 = 8 };
+
+std::string to_string(Precision p);
+std::string to_string(Reconstruct r);
+// "double"/"single"/"half" (also "float", "fp64", "fp32", "fp16"); InputError otherwise.
+Precision parse_precision(const std::string& s);
+// "18"/"12"/"8" (also "r18" etc.); InputError otherwise.
+Reconstruct parse_reconstruct(const std::string& s);
+
+inline constexpr int stored_reals(Reconstruct r) { return static_cast<int>(r); }
+inline constexpr int bytes_per_real(Precision p) {
+  return p == Precision::double_ ? 8 : p == Precision::single ? 4 : 2;
+}
+
+// Storage type of one real for a precision tag.
+template <Precision P> struct storage_of;
+template <> struct storage_of<Precision::double_> { using type = double; };
+template <> struct storage_of<Precision::single> { using type = float; };
+template <> struct storage_of<Precision::half> { using type = std::int16_t; };
+
+inline constexpr float kHalfMax = 32767.0f;
+
+// x in [-scale, scale] -> nearest int16 step; values beyond the range saturate.
+GLUON_HD_INLINE std::int16_t to_half(float x, float inv_scale) {
+  float v = x * inv_scale * kHalfMax;
+  v = v > kHalfMax ? kHalfMax : (v < -kHalfMax ? -kHalfMax : v);
+  return static_cast<std::int16_t>(lrintf(v));
+}
+GLUON_HD_INLINE float from_half(std::int16_t h, float scale) {
+  return static_cast<float>(h) * (scale / kHalfMax);
+}
+
+}  // namespace gluon::qcd

@@ -1,0 +1,62 @@
+#pragma once
+// Owned memory in one of three spaces, and explicit copies between them (no implicit transfers).
+//
+//   MemSpace::host     pageable host memory, 64-byte aligned (vector loads)
+//   MemSpace::pinned   page-locked host memory (cudaMallocHost); plain host memory in CPU builds
+//   MemSpace::device   GPU memory (cudaMalloc); an OutOfMemoryError says how much was asked for,
+//                      for what, and how much is free
+//
+// memspace_for(ex) is where fields operated on by ex live: device for cuda, host for cpu.
+#include <cstddef>
+#include <string>
+
+#include "gluon/runtime/exec.h"
+
+namespace gluon::runtime {
+
+enum class MemSpace { host, pinned, device };
+
+std::string to_string(MemSpace s);
+MemSpace memspace_for(const Exec& ex);
+
+class Buffer {
+ public:
+  Buffer() = default;
+  // Allocates `bytes` in `space` (device: on `device`). `label` names the allocation in errors.
+  Buffer(MemSpace space, std::size_t bytes, const std::string& label, int device = 0);
+  ~Buffer();
+  Buffer(Buffer&& other) noexcept;
+  Buffer& operator=(Buffer&& other) noexcept;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  void* data() { return ptr_; }
+  const void* data() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+  MemSpace space() const { return space_; }
+  int device() const { return device_; }
+  bool empty() const { return bytes_ == 0; }
+
+ private:
+  void release() noexcept;
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+  MemSpace space_ = MemSpace::host;
+  int device_ = 0;
+};
+
+// Copies bytes between any two spaces; synchronous with respect to the host.
+void copy_bytes(void* dst, MemSpace dst_space, const void* src, MemSpace src_space, std::size_t bytes);
+// Asynchronous on ex.stream when either side is device memory (host side should be pinned).
+void copy_bytes_async(void* dst, MemSpace dst_space, const void* src, MemSpace src_space,
+                      std::size_t bytes, const Exec& ex);
+void copy(Buffer& dst, const Buffer& src);  // sizes must match (InputError otherwise)
+void fill_bytes(Buffer& b, unsigned char value);
+
+struct DeviceMemoryInfo {
+  std::size_t free = 0, total = 0;
+};
+// Free and total memory of CUDA device `device`; DeviceError in CPU-only builds.
+DeviceMemoryInfo device_memory_info(int device);
+
+}  // namespace gluon::runtime

@@ -1,0 +1,72 @@
+#pragma once
+// The one execution interface (DESIGN.md): every kernel is a GLUON_HD functor f(i) over an index
+// range [0, n), launched by parallel_for or reduced by parallel_reduce. The CPU backend runs an
+// OpenMP loop; the CUDA backend (only in translation units compiled by nvcc, i.e. *_kernels.cpp
+// files of a GLUON_CUDA build) launches a generic kernel on ex.stream.
+//
+//   parallel_for(ex, label, n, f)          f(i) for i in [0, n)
+//   parallel_reduce<T>(ex, label, n, f)    sum over i of f(i); T needs T{} == 0 and operator+=
+//
+// Reductions are deterministic: the CPU sums fixed chunks of kReduceChunk indices and then the
+// chunk partials in order, so the result does not depend on the number of OpenMP threads; the GPU
+// sums per-block partials on the host in block order, so it does not depend on scheduling.
+// Labels name the kernel in errors and (later) in the tune cache.
+#include <cstdint>
+#include <vector>
+
+#include "gluon/runtime/exec.h"
+#include "gluon/runtime/hd.h"
+
+#if defined(__CUDACC__)
+#include "gluon/runtime/cuda/launch.cuh"
+#endif
+
+namespace gluon::runtime {
+
+inline constexpr std::int64_t kReduceChunk = 2048;
+
+namespace detail {
+// Thrown when a unit compiled without nvcc is asked to run on the GPU: a build-system mistake.
+[[noreturn]] void kernel_not_compiled_for_cuda(const char* label);
+}  // namespace detail
+
+template <class F>
+void parallel_for(const Exec& ex, const char* label, std::int64_t n, const F& f) {
+  if (n <= 0) return;
+  if (ex.backend == Backend::cuda) {
+#if defined(__CUDACC__)
+    cuda::launch_for(ex, label, n, f);
+    return;
+#else
+    detail::kernel_not_compiled_for_cuda(label);
+#endif
+  }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+template <class T, class F>
+T parallel_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f) {
+  if (n <= 0) return T{};
+  if (ex.backend == Backend::cuda) {
+#if defined(__CUDACC__)
+    return cuda::launch_reduce<T>(ex, label, n, f);
+#else
+    detail::kernel_not_compiled_for_cuda(label);
+#endif
+  }
+  const std::int64_t nchunks = (n + kReduceChunk - 1) / kReduceChunk;
+  std::vector<T> partial(static_cast<std::size_t>(nchunks));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t c = 0; c < nchunks; ++c) {
+    T acc{};
+    const std::int64_t end = (c + 1) * kReduceChunk < n ? (c + 1) * kReduceChunk : n;
+    for (std::int64_t i = c * kReduceChunk; i < end; ++i) acc += f(i);
+    partial[static_cast<std::size_t>(c)] = acc;
+  }
+  T total{};
+  for (const T& p : partial) total += p;
+  return total;
+}
+
+}  // namespace gluon::runtime

@@ -1,0 +1,144 @@
+// Field containers and layouts. Conversions between them live in field_convert_kernels.cpp.
+#include <sstream>
+
+#include "gluon/qcd/field_layout.h"
+#include "gluon/qcd/gauge_field.h"
+#include "gluon/qcd/precision.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/error.h"
+
+namespace gluon::qcd {
+
+std::string to_string(Precision p) {
+  switch (p) {
+    case Precision::double_: return "double";
+    case Precision::single: return "single";
+    case Precision::half: return "half";
+  }
+  return "?";
+}
+
+std::string to_string(Reconstruct r) { return "r" + std::to_string(static_cast<int>(r)); }
+
+Precision parse_precision(const std::string& s) {
+  if (s == "double" || s == "fp64" || s == "d") return Precision::double_;
+  if (s == "single" || s == "float" || s == "fp32" || s == "s") return Precision::single;
+  if (s == "half" || s == "fp16" || s == "h") return Precision::half;
+  throw InputError("precision: expected double, single or half, found '" + s + "'");
+}
+
+Reconstruct parse_reconstruct(const std::string& s) {
+  const std::string v = (!s.empty() && (s[0] == 'r' || s[0] == 'R')) ? s.substr(1) : s;
+  if (v == "18") return Reconstruct::r18;
+  if (v == "12") return Reconstruct::r12;
+  if (v == "8") return Reconstruct::r8;
+  throw InputError("reconstruct: expected 18, 12 or 8, found '" + s + "'");
+}
+
+FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
+                        int bytes_per_real) {
+  FieldLayout l;
+  l.order = order;
+  l.sites = sites;
+  l.stride = sites + (order == FieldOrder::blocked ? pad : 0);
+  l.nobj = nobj;
+  l.nreals = nreals;
+  l.block = nreals;
+  if (order == FieldOrder::blocked) {
+    l.block = 0;
+    for (int bytes : {16, 8, 4}) {
+      const int per = bytes / bytes_per_real;
+      if (per >= 1 && nreals % per == 0) {
+        l.block = per;
+        break;
+      }
+    }
+    if (l.block == 0) l.block = 1;
+  }
+  return l;
+}
+
+namespace {
+const char* order_name(FieldOrder o) { return o == FieldOrder::blocked ? "blocked" : "site_major"; }
+}  // namespace
+
+std::string GaugeFieldParams::describe() const {
+  std::ostringstream s;
+  s << to_string(precision) << ' ' << to_string(reconstruct) << ' ' << order_name(order) << ' '
+    << runtime::to_string(space);
+  return s.str();
+}
+
+GaugeField::GaugeField(const GaugeFieldParams& p) : params_(p) {
+  layout_ = make_layout(p.order, p.geometry.volume(), p.pad, 4, stored_reals(p.reconstruct),
+                        bytes_per_real(p.precision));
+  data_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.size()) * bytes_per_real(p.precision),
+                          "gauge field " + p.geometry.to_string() + " " + p.describe(), p.device);
+}
+
+GaugeField GaugeField::canonical(const Geometry& g) {
+  GaugeFieldParams p;
+  p.geometry = g;
+  return GaugeField(p);
+}
+
+void GaugeField::require_canonical(const char* what) const {
+  if (!params_.canonical())
+    throw Error(std::string(what) + " needs a canonical gauge field (double r18 site_major host), got " +
+                params_.describe());
+}
+
+SU3d& GaugeField::link(std::int64_t s, int mu) {
+  require_canonical("GaugeField::link");
+  return static_cast<SU3d*>(data_.data())[s * 4 + mu];
+}
+
+const SU3d& GaugeField::link(std::int64_t s, int mu) const {
+  require_canonical("GaugeField::link");
+  return static_cast<const SU3d*>(data_.data())[s * 4 + mu];
+}
+
+std::string SpinorFieldParams::describe() const {
+  std::ostringstream s;
+  s << (nspin == 4 ? "dirac " : "staggered ")
+    << (subset == SiteSubset::full ? "full " : subset == SiteSubset::even ? "even " : "odd ")
+    << to_string(precision) << ' ' << order_name(order) << ' ' << runtime::to_string(space);
+  return s.str();
+}
+
+SpinorField::SpinorField(const SpinorFieldParams& p) : params_(p) {
+  if (p.nspin != 4 && p.nspin != 1)
+    throw InputError("spinor field: nspin must be 4 or 1, found " + std::to_string(p.nspin));
+  layout_ = make_layout(p.order, p.sites(), p.pad, 1, p.reals_per_site(), bytes_per_real(p.precision));
+  const std::string label = "spinor field " + p.geometry.to_string() + " " + p.describe();
+  data_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.size()) * bytes_per_real(p.precision),
+                          label, p.device);
+  if (p.precision == Precision::half)
+    norm_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.stride) * sizeof(float),
+                            label + " norms", p.device);
+}
+
+void SpinorField::require_canonical(int nspin, const char* what) const {
+  if (!params_.canonical() || params_.nspin != nspin)
+    throw Error(std::string(what) + " needs a canonical " + (nspin == 4 ? "Dirac" : "staggered") +
+                " field (double site_major host), got " + params_.describe());
+}
+
+Spinor<double>& SpinorField::site(std::int64_t s) {
+  require_canonical(4, "SpinorField::site");
+  return static_cast<Spinor<double>*>(data_.data())[s];
+}
+const Spinor<double>& SpinorField::site(std::int64_t s) const {
+  require_canonical(4, "SpinorField::site");
+  return static_cast<const Spinor<double>*>(data_.data())[s];
+}
+ColorVector<double>& SpinorField::color_vector(std::int64_t s) {
+  require_canonical(1, "SpinorField::color_vector");
+  return static_cast<ColorVector<double>*>(data_.data())[s];
+}
+const ColorVector<double>& SpinorField::color_vector(std::int64_t s) const {
+  require_canonical(1, "SpinorField::color_vector");
+  return static_cast<const ColorVector<double>*>(data_.data())[s];
+}
+
+}  // namespace gluon::qcd
