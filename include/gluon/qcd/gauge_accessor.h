@@ -1,0 +1,95 @@
+#pragma once
+// Typed, GLUON_HD read/write access to a GaugeField's storage, for kernels.
+//
+//   GaugeAccessor<Store, R>   Store = double | float | int16_t (half); R = r18 | r12 | r8.
+//                             load(s, mu) -> Matrix3<real>, store(s, mu, m); real is double for
+//                             double storage and float otherwise. r12/r8 links are rebuilt
+//                             (reconstruct.h); storing into them assumes m is in SU(3).
+//   dispatch_gauge(field, f)  calls f(accessor) with the accessor matching the field's run-time
+//                             precision and compression, so a kernel is written once as a template.
+//
+// The accessor is a trivially copyable view (pointer + layout): capture it by value in kernels.
+// It does not own memory, and it is only valid where the field's memory is (host or device).
+#include <cstdint>
+#include <utility>
+
+#include "gluon/qcd/field_layout.h"
+#include "gluon/qcd/gauge_field.h"
+#include "gluon/qcd/precision.h"
+#include "gluon/qcd/reconstruct.h"
+#include "gluon/qcd/su3.h"
+#include "gluon/runtime/error.h"
+
+namespace gluon::qcd {
+
+template <class Store> struct compute_of { using type = float; };
+template <> struct compute_of<double> { using type = double; };
+
+// Converts between stored and computed reals; half links use scale 1 (entries lie in [-1, 1]).
+template <class Store> struct RealCodec {
+  template <class T> GLUON_HD_INLINE static Store encode(T x) { return static_cast<Store>(x); }
+  GLUON_HD_INLINE static typename compute_of<Store>::type decode(Store x) { return x; }
+};
+template <> struct RealCodec<std::int16_t> {
+  template <class T> GLUON_HD_INLINE static std::int16_t encode(T x) {
+    return to_half(static_cast<float>(x), 1.0f);
+  }
+  GLUON_HD_INLINE static float decode(std::int16_t x) { return from_half(x, 1.0f); }
+};
+
+template <class Store, Reconstruct R>
+struct GaugeAccessor {
+  using real = typename compute_of<Store>::type;
+  using matrix = Matrix3<real>;
+  static constexpr int nreals = stored_reals(R);
+
+  Store* data;
+  FieldLayout layout;
+
+  GLUON_HD_INLINE matrix load(std::int64_t s, int mu) const {
+    real v[nreals];
+#pragma unroll
+    for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(data[layout.offset(s, mu, r)]);
+    return Recon<R>::template unpack<real>(v);
+  }
+  GLUON_HD_INLINE void store(std::int64_t s, int mu, const matrix& m) const {
+    real v[nreals];
+    Recon<R>::template pack<real>(m, v);
+#pragma unroll
+    for (int r = 0; r < nreals; ++r) data[layout.offset(s, mu, r)] = RealCodec<Store>::encode(v[r]);
+  }
+};
+
+template <class Store, Reconstruct R>
+GaugeAccessor<Store, R> make_accessor(GaugeField& u) {
+  return {static_cast<Store*>(u.data()), u.layout()};
+}
+
+// f(accessor) for the field's precision x reconstruct. The accessor is non-const; kernels that
+// only read simply do not call store().
+template <class F>
+decltype(auto) dispatch_gauge(GaugeField& u, F&& f) {
+  const auto& p = u.params();
+  auto by_recon = [&](auto store_tag) -> decltype(auto) {
+    using Store = decltype(store_tag);
+    switch (p.reconstruct) {
+      case Reconstruct::r18: return f(make_accessor<Store, Reconstruct::r18>(u));
+      case Reconstruct::r12: return f(make_accessor<Store, Reconstruct::r12>(u));
+      case Reconstruct::r8: return f(make_accessor<Store, Reconstruct::r8>(u));
+    }
+    throw Error("dispatch_gauge: unknown reconstruct");
+  };
+  switch (p.precision) {
+    case Precision::double_: return by_recon(double{});
+    case Precision::single: return by_recon(float{});
+    case Precision::half: return by_recon(std::int16_t{});
+  }
+  throw Error("dispatch_gauge: unknown precision");
+}
+
+template <class F>
+decltype(auto) dispatch_gauge(const GaugeField& u, F&& f) {
+  return dispatch_gauge(const_cast<GaugeField&>(u), std::forward<F>(f));
+}
+
+}  // namespace gluon::qcd
