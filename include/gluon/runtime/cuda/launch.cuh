@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include "gluon/runtime/exec.h"
@@ -28,12 +29,15 @@ __global__ void for_kernel(std::int64_t n, F f) {
 
 template <class T, class F>
 __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials) {
-  __shared__ T shared[kBlock];
+  // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
+  // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
+  __shared__ alignas(T) unsigned char storage[kBlock * sizeof(T)];
+  T* shared = reinterpret_cast<T*>(storage);
   T acc{};
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     acc += f(i);
-  shared[threadIdx.x] = acc;
+  new (&shared[threadIdx.x]) T(acc);
   __syncthreads();
   for (int s = kBlock / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
