@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The one script run on the GPU machine (H100/H200, Ubuntu 24.04, CUDA 13, g++ 13, cmake 4, no
+# internet). From the repository root:
+#
+#   bench/run-gpu.sh            # or: OUT=/some/dir bench/run-gpu.sh  to keep the logs
+#
+# It prints the GPU (nvidia-smi), configures the 'cuda' preset in build-cuda (Ninja), builds
+# everything with -j16, runs the gpu-labelled tests, then the whole CPU+GPU suite. Every step's
+# output is tee'd into $OUT (when set): nvidia-smi.log, configure.log, build.log, ctest-gpu.log,
+# ctest-all.log, summary.log. Exits non-zero when any step fails; both test runs happen even when
+# the first one fails, so one trip to the machine shows everything.
+#
+# Nothing is installed or downloaded: toml++ (absent there) comes from .deps/tomlpp/usr/include,
+# which travels with the repository and which CMake already searches.
+# Environment: JOBS (build parallelism, default 16), CTEST_JOBS (default 8), BUILD_DIR (default
+# build-cuda; the preset's folder), CMAKE_EXTRA (more configure arguments).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+
+# NVLink multicast stays off on the shared GPU hosts (it can take the GPUs out of service).
+export NCCL_NVLS_ENABLE=0
+export TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+export NVSHMEM_DISABLE_NVLS=1
+
+JOBS=${JOBS:-16}
+CTEST_JOBS=${CTEST_JOBS:-8}
+BUILD_DIR=${BUILD_DIR:-build-cuda}
+LOG_DIR=${OUT:-}
+if [[ -n "$LOG_DIR" ]]; then
+  mkdir -p "$LOG_DIR"
+else
+  LOG_DIR=$(mktemp -d "${TMPDIR:-/tmp}/gluon-run-gpu.XXXXXX")
+fi
+
+say() { printf '\n=== run-gpu: %s\n' "$*" | tee -a "$LOG_DIR/summary.log"; }
+
+# run_step NAME CMD...: runs CMD with its output shown and tee'd into $LOG_DIR/NAME.log;
+# returns CMD's exit status (pipefail keeps it through tee).
+run_step() {
+  local name=$1
+  shift
+  say "$name: $*"
+  local start=$SECONDS rc=0
+  "$@" 2>&1 | tee "$LOG_DIR/$name.log" || rc=$?
+  say "$name: exit $rc after $((SECONDS - start)) s"
+  return "$rc"
+}
+
+say "repository $ROOT at $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo 'unknown commit')"
+say "logs in $LOG_DIR"
+
+# nvcc is usually not on PATH in a plain shell.
+if ! command -v nvcc >/dev/null 2>&1; then
+  for d in /usr/local/cuda/bin /usr/local/cuda-13/bin /usr/local/cuda-13.0/bin; do
+    if [[ -x "$d/nvcc" ]]; then
+      export PATH="$d:$PATH"
+      break
+    fi
+  done
+fi
+
+# What the machine offers (informational: a missing tool fails the configure step below).
+{
+  echo "host: $(uname -srm), $(nproc) CPUs"
+  for tool in nvcc cmake ninja g++ c++; do
+    if command -v "$tool" >/dev/null 2>&1; then
+      printf '%-6s %s: %s\n' "$tool" "$(command -v "$tool")" "$("$tool" --version 2>&1 | grep -m1 -iE 'release|version|[0-9]+\.[0-9]+' || true)"
+    else
+      printf '%-6s MISSING\n' "$tool"
+    fi
+  done
+  echo "NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE"
+} 2>&1 | tee -a "$LOG_DIR/summary.log"
+
+status=0
+if command -v nvidia-smi >/dev/null 2>&1; then
+  run_step nvidia-smi nvidia-smi || status=1
+else
+  say "nvidia-smi not found: the gpu tests will skip or fail"
+  status=1
+fi
+
+read -r -a extra <<<"${CMAKE_EXTRA:-}"
+run_step configure cmake --preset cuda -B "$BUILD_DIR" "${extra[@]}" || {
+  say "FAILED: configure (see $LOG_DIR/configure.log)"
+  exit 1
+}
+run_step build cmake --build "$BUILD_DIR" -j "$JOBS" || {
+  say "FAILED: build (see $LOG_DIR/build.log)"
+  exit 1
+}
+
+# GPU tests first: they are the reason for the trip. --no-tests=error: an empty selection is a
+# failure, not a pass.
+gpu_rc=0
+run_step ctest-gpu ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --no-tests=error || gpu_rc=$?
+all_rc=0
+run_step ctest-all ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$CTEST_JOBS" || all_rc=$?
+
+# Skipped gpu tests mean no usable device: say so loudly (ctest marks them ***Skipped).
+if grep -qE '\*\*\*Skipped|no CUDA device' "$LOG_DIR/ctest-gpu.log" 2>/dev/null; then
+  say "WARNING: gpu tests were skipped (no usable CUDA device seen by the tests)"
+  status=1
+fi
+
+say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc"
+if ((gpu_rc != 0 || all_rc != 0 || status != 0)); then
+  say "FAILED"
+  exit 1
+fi
+say "PASSED"
