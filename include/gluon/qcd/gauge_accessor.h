@@ -5,12 +5,16 @@
 //                             load(s, mu) -> Matrix3<real>, store(s, mu, m); real is double for
 //                             double storage and float otherwise. r12/r8 links are rebuilt
 //                             (reconstruct.h); storing into them assumes m is in SU(3).
+//                             load_real/store_real give the raw stored reals (decoded with the
+//                             slot's half scale), for conversions that keep the compression.
+//   RealCodec<Store>          stored <-> computed real, with a scale for half storage
 //   dispatch_gauge(field, f)  calls f(accessor) with the accessor matching the field's run-time
 //                             precision and compression, so a kernel is written once as a template.
 //
 // The accessor is a trivially copyable view (pointer + layout): capture it by value in kernels.
 // It does not own memory, and it is only valid where the field's memory is (host or device).
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "gluon/qcd/field_layout.h"
@@ -25,38 +29,57 @@ namespace gluon::qcd {
 template <class Store> struct compute_of { using type = float; };
 template <> struct compute_of<double> { using type = double; };
 
-// Converts between stored and computed reals; half links use scale 1 (entries lie in [-1, 1]).
+// Converts between stored and computed reals. Half values are int16 / 32767 * scale: scale 1 for
+// link entries (|u_ij| <= 1), the r8 angle slots' range for those (half_scale<R>(r)), a per-site
+// norm for spinors. Float and double ignore the scale.
 template <class Store> struct RealCodec {
-  template <class T> GLUON_HD_INLINE static Store encode(T x) { return static_cast<Store>(x); }
-  GLUON_HD_INLINE static typename compute_of<Store>::type decode(Store x) { return x; }
+  template <class T> GLUON_HD_INLINE static Store encode(T x, float /*scale*/ = 1.0f) {
+    return static_cast<Store>(x);
+  }
+  GLUON_HD_INLINE static typename compute_of<Store>::type decode(Store x, float /*scale*/ = 1.0f) {
+    return x;
+  }
 };
 template <> struct RealCodec<std::int16_t> {
-  template <class T> GLUON_HD_INLINE static std::int16_t encode(T x) {
-    return to_half(static_cast<float>(x), 1.0f);
+  template <class T> GLUON_HD_INLINE static std::int16_t encode(T x, float scale = 1.0f) {
+    return to_half(static_cast<float>(x), 1.0f / scale);
   }
-  GLUON_HD_INLINE static float decode(std::int16_t x) { return from_half(x, 1.0f); }
+  GLUON_HD_INLINE static float decode(std::int16_t x, float scale = 1.0f) { return from_half(x, scale); }
 };
+
+template <class Store> inline constexpr bool is_half_store = std::is_same_v<Store, std::int16_t>;
 
 template <class Store, Reconstruct R>
 struct GaugeAccessor {
+  using store_type = Store;
   using real = typename compute_of<Store>::type;
   using matrix = Matrix3<real>;
+  static constexpr Reconstruct recon = R;
   static constexpr int nreals = stored_reals(R);
 
   Store* data;
   FieldLayout layout;
 
+  // Stored real r of link (s, mu), decoded (half: times the slot's scale).
+  GLUON_HD_INLINE real load_real(std::int64_t s, int mu, int r) const {
+    return RealCodec<Store>::decode(data[layout.offset(s, mu, r)], half_scale<R>(r));
+  }
+  template <class T> GLUON_HD_INLINE void store_real(std::int64_t s, int mu, int r, T x) const {
+    data[layout.offset(s, mu, r)] = RealCodec<Store>::encode(x, half_scale<R>(r));
+  }
+
   GLUON_HD_INLINE matrix load(std::int64_t s, int mu) const {
     real v[nreals];
-#pragma unroll
-    for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(data[layout.offset(s, mu, r)]);
+    for (int r = 0; r < nreals; ++r) v[r] = load_real(s, mu, r);
     return Recon<R>::template unpack<real>(v);
   }
   GLUON_HD_INLINE void store(std::int64_t s, int mu, const matrix& m) const {
     real v[nreals];
-    Recon<R>::template pack<real>(m, v);
-#pragma unroll
-    for (int r = 0; r < nreals; ++r) data[layout.offset(s, mu, r)] = RealCodec<Store>::encode(v[r]);
+    if constexpr (R == Reconstruct::r8 && is_half_store<Store>)
+      Recon<R>::template pack<real>(m, v, real(kR8HalfThreshold));
+    else
+      Recon<R>::template pack<real>(m, v);
+    for (int r = 0; r < nreals; ++r) store_real(s, mu, r, v[r]);
   }
 };
 

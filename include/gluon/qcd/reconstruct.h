@@ -3,7 +3,9 @@
 //
 //   Recon<r18>  all 9 complex entries, row-major, (re, im) interleaved
 //   Recon<r12>  rows 0 and 1; row 2 = conj(row0 x row1)
-//   Recon<r8>   8 reals (QUDA-style): arg U00, arg U20, U01, U02, U10; the rest from unitarity
+//   Recon<r8>   8 reals (QUDA-style): arg U00, arg U20, U01, U02, U10 of a pivoted copy of the
+//               link; the rest from unitarity; an exact encoding for degenerate links (below)
+//   half_scale<R>(r)  the scale of slot r in half storage (1, or the r8 angle slots' range)
 //
 // pack/unpack are exact to rounding for SU(3) matrices; r12/r8 are meaningless for others.
 #include "gluon/qcd/precision.h"
@@ -46,10 +48,150 @@ template <> struct Recon<Reconstruct::r12> {
   }
 };
 
-// TODO(helper C): replace with the exact 8-parameter reconstruction (see the spec).
+// Reconstruct-8. Slots v[0..7]:
+//   v[0] = arg(W00) + 8 (k - 1)   v[1] = arg(W20) + 8 b - 4
+//   v[2], v[3] = W01              v[4], v[5] = W02              v[6], v[7] = W10
+// where W = S_b U C_k is U pivoted so that the rebuild is well conditioned: C_k cyclically shifts
+// the columns (W_ij = U_i,(j+k)%3) with k the column of the largest |U_0j| (so |W00|^2 >= 1/3),
+// and S_b (b = 1) maps rows (0, 1, 2) -> (-row0, -row2, -row1), chosen so |W20| >= |W10|. Both are
+// SU(3) (det C_k = det S_b = 1). The angles sit in [-pi, pi], so k and b read back exactly
+// (round(v0 / 8), sign of v1) whatever the storage precision.
+// Rebuild, with n = |W01|^2 + |W02|^2 summed directly from the stored entries (no cancellation):
+//   |W00| = sqrt(1 - n),  |W20| = sqrt(n - |W10|^2), then from conj(W_ij) = cofactor C_ij and
+//   orthogonality: W11 = -(W20* W02* + W00* W10 W01) / n,  W12 = (W20* W01* - W00* W10 W02) / n,
+//                  W21 = (W10* W02* - W00* W20 W01) / n,   W22 = -(W10* W01* + W00* W20 W02) / n.
+// Degenerate links (n < threshold, e.g. the unit link; row 0 is then a pure phase W00 = e^{i phi}
+// and column 0 vanishes too) cannot be rebuilt that way. They are stored as
+//   v[0] as above, v[1] = 0, v[2..5] = W11, W12, v[6] = v[7] = 1 (flag),
+// and the 2x2 block [[W11, W12], [W21, W22]] (unitary, det = conj(W00)) gives
+//   W21 = -conj(W00 W12),  W22 = conj(W00) conj(W11).
+// The flag (W10 = 1 + i, |W10|^2 = 2) is impossible for a real link and survives any precision.
+// The threshold drops entries of size sqrt(n): r8_threshold<T>() = eps(T)^2 (1e-32 double,
+// 1e-15 float) keeps both paths exact to rounding; half storage (entries quantised to 1/32767)
+// uses kR8HalfThreshold = 1/32767, where both paths err by ~sqrt(1/32767) ~ 5e-3 at worst (only
+// links with row 0 within ~1e-2 of a pure phase; Haar-random links are within ~1e-4).
+// Half storage scales slots 0 and 1 by kR8HalfSlot0Scale / kR8HalfSlot1Scale (half_scale()).
+inline constexpr float kR8AngleStep = 8.0f;
+inline constexpr float kR8HalfThreshold = 1.0f / 32767.0f;
+inline constexpr float kR8HalfSlot0Scale = 8.0f + 3.14159274f;  // |v0| <= 8 + pi
+inline constexpr float kR8HalfSlot1Scale = 4.0f + 3.14159274f;  // |v1| <= 4 + pi
+
+template <class T> GLUON_HD_INLINE constexpr T r8_threshold() { return T(1e-32); }
+template <> GLUON_HD_INLINE constexpr float r8_threshold<float>() { return 1e-15f; }
+
 template <> struct Recon<Reconstruct::r8> {
-  template <class T> GLUON_HD_INLINE static void pack(const Matrix3<T>& m, T* v);
-  template <class T> GLUON_HD_INLINE static Matrix3<T> unpack(const T* v);
+  // Scale of slot r in half storage (value = int16 / 32767 * scale).
+  GLUON_HD_INLINE static constexpr float half_scale(int r) {
+    return r == 0 ? kR8HalfSlot0Scale : (r == 1 ? kR8HalfSlot1Scale : 1.0f);
+  }
+
+  template <class T> GLUON_HD_INLINE static void pack(const Matrix3<T>& m, T* v) {
+    pack(m, v, r8_threshold<T>());
+  }
+
+  template <class T> GLUON_HD_INLINE static void pack(const Matrix3<T>& m, T* v, T threshold) {
+    // Pivot column: the largest |U_0j|.
+    int k = 0;
+    T best = norm2(m.e[0][0]);
+    for (int j = 1; j < 3; ++j) {
+      const T a = norm2(m.e[0][j]);
+      if (a > best) {
+        best = a;
+        k = j;
+      }
+    }
+    const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;  // (k+1)%3, (k+2)%3
+    const Complex<T> w00 = m.e[0][k], w01 = m.e[0][k1], w02 = m.e[0][k2];
+    const T n = norm2(w01) + norm2(w02);
+    if (n < threshold) {
+      v[0] = arg(w00) + kR8AngleStep * T(k - 1);
+      // Degenerate: row 0 and column 0 are a phase times e_0; keep the 2x2 block's first row.
+      // The block's rows follow the same column shift; rows are not swapped (b = 0).
+      const Complex<T> w11 = m.e[1][k1], w12 = m.e[1][k2];
+      v[1] = T(0);
+      v[2] = w11.re;
+      v[3] = w11.im;
+      v[4] = w12.re;
+      v[5] = w12.im;
+      v[6] = T(1);
+      v[7] = T(1);
+      return;
+    }
+    // Row order: b = 1 swaps rows 1, 2 (and negates all rows) so that |W20| >= |W10|.
+    const bool b = norm2(m.e[1][k]) > norm2(m.e[2][k]);
+    const T sign = b ? T(-1) : T(1);
+    v[0] = arg(sign * w00) + kR8AngleStep * T(k - 1);
+    const Complex<T> w10 = sign * m.e[b ? 2 : 1][k], w20 = sign * m.e[b ? 1 : 2][k];
+    v[1] = arg(w20) + (b ? kR8AngleStep - T(4) : T(-4));
+    v[2] = sign * w01.re;
+    v[3] = sign * w01.im;
+    v[4] = sign * w02.re;
+    v[5] = sign * w02.im;
+    v[6] = w10.re;
+    v[7] = w10.im;
+  }
+
+  template <class T> GLUON_HD_INLINE static Matrix3<T> unpack(const T* v) {
+    // Column shift k from slot 0 (angles lie in [-pi, pi], steps of 8 separate the cases).
+    const T a0 = v[0];
+    const int k = a0 > T(4) ? 2 : (a0 < T(-4) ? 0 : 1);
+    const T phi0 = a0 - kR8AngleStep * T(k - 1);
+    const Complex<T> w00dir(std::cos(phi0), std::sin(phi0));
+    Matrix3<T> w;
+    if (v[6] > T(0.75) && v[7] > T(0.75)) {
+      // Degenerate encoding.
+      const Complex<T> a(v[2], v[3]), c(v[4], v[5]);
+      const Complex<T> d = conj(w00dir);  // det of the 2x2 block
+      w.e[0][0] = w00dir;
+      w.e[0][1] = w.e[0][2] = w.e[1][0] = w.e[2][0] = Complex<T>(T(0), T(0));
+      w.e[1][1] = a;
+      w.e[1][2] = c;
+      w.e[2][1] = -(d * conj(c));
+      w.e[2][2] = d * conj(a);
+      return unpivot(w, k, false);
+    }
+    const bool b = v[1] > T(0);
+    const T phi1 = v[1] - (b ? kR8AngleStep - T(4) : T(-4));
+    const Complex<T> w01(v[2], v[3]), w02(v[4], v[5]), w10(v[6], v[7]);
+    const T n = norm2(w01) + norm2(w02);
+    const T m00 = T(1) - n, m20 = n - norm2(w10);
+    const Complex<T> w00 = (m00 > T(0) ? std::sqrt(m00) : T(0)) * w00dir;
+    const Complex<T> w20 =
+        (m20 > T(0) ? std::sqrt(m20) : T(0)) * Complex<T>(std::cos(phi1), std::sin(phi1));
+    const T inv_n = n > T(0) ? T(1) / n : T(0);
+    const Complex<T> c00 = conj(w00), c01 = conj(w01), c02 = conj(w02), c10 = conj(w10),
+                     c20 = conj(w20);
+    w.e[0][0] = w00;
+    w.e[0][1] = w01;
+    w.e[0][2] = w02;
+    w.e[1][0] = w10;
+    w.e[2][0] = w20;
+    w.e[1][1] = -(c20 * c02 + c00 * w10 * w01) * inv_n;
+    w.e[1][2] = (c20 * c01 - c00 * w10 * w02) * inv_n;
+    w.e[2][1] = (c10 * c02 - c00 * w20 * w01) * inv_n;
+    w.e[2][2] = -(c10 * c01 + c00 * w20 * w02) * inv_n;
+    return unpivot(w, k, b);
+  }
+
+ private:
+  // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b.
+  template <class T> GLUON_HD_INLINE static Matrix3<T> unpivot(const Matrix3<T>& w, int k, bool b) {
+    Matrix3<T> u;
+    for (int i = 0; i < 3; ++i) {
+      const int src = b ? (i == 0 ? 0 : 3 - i) : i;
+      for (int j = 0; j < 3; ++j) {
+        const int col = (j + k) % 3;
+        u.e[i][col] = b ? -w.e[src][j] : w.e[src][j];
+      }
+    }
+    return u;
+  }
 };
+
+// Scale of slot r of a compressed link in half storage (1 except the r8 angle slots).
+template <Reconstruct R> GLUON_HD_INLINE constexpr float half_scale(int r) {
+  if constexpr (R == Reconstruct::r8) return Recon<Reconstruct::r8>::half_scale(r);
+  else return (void)r, 1.0f;
+}
 
 }  // namespace gluon::qcd

@@ -1,0 +1,119 @@
+#pragma once
+// Typed, GLUON_HD read/write access to a SpinorField's storage, for kernels.
+//
+//   SpinorAccessor<Store, nspin>  Store = double | float | int16_t (half); nspin = 4 (Dirac,
+//                                 value Spinor<real>) or 1 (staggered, value ColorVector<real>);
+//                                 real is double for double storage and float otherwise.
+//                                 load(s) / store(s, v) at site s of the field (the index within
+//                                 the parity for even/odd fields). Half precision keeps one float
+//                                 norm per site, norm = max |real component|, and stores each
+//                                 component as to_half(x, 1/norm); a zero site stores norm 0.
+//                                 Real r of a site is (spin * 3 + colour) * 2 + (0 re, 1 im), the
+//                                 order of the canonical Spinor<double> in memory.
+//   spinor_real(v, r)             real r of a Spinor or ColorVector (reference), GLUON_HD
+//   dispatch_spinor(field, f)     calls f(accessor) with the accessor matching the field's
+//                                 run-time precision and nspin.
+//
+// Like GaugeAccessor, a trivially copyable view (pointers + layout), valid where the memory is.
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "gluon/qcd/field_layout.h"
+#include "gluon/qcd/gauge_accessor.h"
+#include "gluon/qcd/precision.h"
+#include "gluon/qcd/spinor.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/error.h"
+
+namespace gluon::qcd {
+
+template <class T> GLUON_HD_INLINE T& spinor_real(Spinor<T>& v, int r) {
+  Complex<T>& z = v.s[r / 6].c[(r % 6) / 2];
+  return (r & 1) ? z.im : z.re;
+}
+template <class T> GLUON_HD_INLINE const T& spinor_real(const Spinor<T>& v, int r) {
+  const Complex<T>& z = v.s[r / 6].c[(r % 6) / 2];
+  return (r & 1) ? z.im : z.re;
+}
+template <class T> GLUON_HD_INLINE T& spinor_real(ColorVector<T>& v, int r) {
+  return (r & 1) ? v.c[r / 2].im : v.c[r / 2].re;
+}
+template <class T> GLUON_HD_INLINE const T& spinor_real(const ColorVector<T>& v, int r) {
+  return (r & 1) ? v.c[r / 2].im : v.c[r / 2].re;
+}
+
+template <class T, int nspin>
+using spinor_value_t = std::conditional_t<nspin == 4, Spinor<T>, ColorVector<T>>;
+
+template <class Store, int nspin>
+struct SpinorAccessor {
+  static_assert(nspin == 4 || nspin == 1, "nspin is 4 (Dirac) or 1 (staggered)");
+  using store_type = Store;
+  using real = typename compute_of<Store>::type;
+  using value_type = spinor_value_t<real, nspin>;
+  static constexpr int spins = nspin;
+  static constexpr int nreals = 6 * nspin;
+
+  Store* data;
+  float* norm;  // per-site norms (half only; nullptr otherwise)
+  FieldLayout layout;
+
+  GLUON_HD_INLINE value_type load(std::int64_t s) const {
+    value_type v;
+    float scale = 1.0f;
+    if constexpr (is_half_store<Store>) scale = norm[s];
+    for (int r = 0; r < nreals; ++r)
+      spinor_real(v, r) = RealCodec<Store>::decode(data[layout.offset(s, 0, r)], scale);
+    return v;
+  }
+
+  // Stores v (of any real type; converted to the storage precision).
+  template <class T>
+  GLUON_HD_INLINE void store(std::int64_t s, const spinor_value_t<T, nspin>& v) const {
+    if constexpr (is_half_store<Store>) {
+      float mx = 0.0f;
+      for (int r = 0; r < nreals; ++r) {
+        const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
+        mx = a > mx ? a : mx;
+      }
+      norm[s] = mx;
+      const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
+      for (int r = 0; r < nreals; ++r)
+        data[layout.offset(s, 0, r)] = to_half(static_cast<float>(spinor_real(v, r)), inv);
+    } else {
+      for (int r = 0; r < nreals; ++r)
+        data[layout.offset(s, 0, r)] = static_cast<Store>(spinor_real(v, r));
+    }
+  }
+};
+
+template <class Store, int nspin>
+SpinorAccessor<Store, nspin> make_spinor_accessor(SpinorField& f) {
+  return {static_cast<Store*>(f.data()), f.norms(), f.layout()};
+}
+
+// f(accessor) for the field's precision x nspin.
+template <class F>
+decltype(auto) dispatch_spinor(SpinorField& field, F&& f) {
+  const auto& p = field.params();
+  auto by_spin = [&](auto store_tag) -> decltype(auto) {
+    using Store = decltype(store_tag);
+    if (p.nspin == 4) return f(make_spinor_accessor<Store, 4>(field));
+    if (p.nspin == 1) return f(make_spinor_accessor<Store, 1>(field));
+    throw InputError("dispatch_spinor: nspin must be 4 or 1, found " + std::to_string(p.nspin));
+  };
+  switch (p.precision) {
+    case Precision::double_: return by_spin(double{});
+    case Precision::single: return by_spin(float{});
+    case Precision::half: return by_spin(std::int16_t{});
+  }
+  throw Error("dispatch_spinor: unknown precision");
+}
+
+template <class F>
+decltype(auto) dispatch_spinor(const SpinorField& field, F&& f) {
+  return dispatch_spinor(const_cast<SpinorField&>(field), std::forward<F>(f));
+}
+
+}  // namespace gluon::qcd
