@@ -1,5 +1,6 @@
 #include "gluon/runtime/memory.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -15,7 +16,10 @@ namespace gluon::runtime {
 namespace {
 std::string mib(std::size_t bytes) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  if (bytes < 100 * 1024)  // "0.0 MiB" would hide the size
+    std::snprintf(buf, sizeof buf, "%zu bytes", bytes);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   return buf;
 }
 #if GLUON_HAVE_CUDA
@@ -58,6 +62,13 @@ Buffer::Buffer(MemSpace space, std::size_t bytes, const std::string& label, int 
     }
     case MemSpace::pinned:
 #if GLUON_HAVE_CUDA
+      if (!cuda_available()) {  // no driver/device: page-locking is meaningless, use host memory
+        ptr_ = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+        if (!ptr_)
+          throw OutOfMemoryError("host allocation of " + mib(bytes) + " for '" + label + "' failed");
+        host_fallback_ = true;
+        break;
+      }
       if (cudaMallocHost(&ptr_, bytes) != cudaSuccess) {
         cudaGetLastError();
         ptr_ = nullptr;
@@ -95,7 +106,12 @@ void Buffer::release() noexcept {
   switch (space_) {
     case MemSpace::host: std::free(ptr_); break;
 #if GLUON_HAVE_CUDA
-    case MemSpace::pinned: cudaFreeHost(ptr_); break;
+    case MemSpace::pinned:
+      if (host_fallback_)
+        std::free(ptr_);
+      else
+        cudaFreeHost(ptr_);
+      break;
     case MemSpace::device:
       cudaSetDevice(device_);
       cudaFree(ptr_);
@@ -107,13 +123,14 @@ void Buffer::release() noexcept {
   }
   ptr_ = nullptr;
   bytes_ = 0;
+  host_fallback_ = false;
 }
 
 Buffer::~Buffer() { release(); }
 
 Buffer::Buffer(Buffer&& o) noexcept
     : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)), space_(o.space_),
-      device_(o.device_) {}
+      device_(o.device_), host_fallback_(std::exchange(o.host_fallback_, false)) {}
 
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
   if (this != &o) {
@@ -122,6 +139,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
     bytes_ = std::exchange(o.bytes_, 0);
     space_ = o.space_;
     device_ = o.device_;
+    host_fallback_ = std::exchange(o.host_fallback_, false);
   }
   return *this;
 }

@@ -22,12 +22,13 @@ void use_device(int device) {
   if (cudaGetDevice(&current) != cudaSuccess || current != device)
     check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
 }
-#endif
+#else
 [[noreturn]] void no_cuda(const char* what) {
   throw DeviceError(std::string(what) +
                     " on the cuda backend in a build without CUDA (configure with the 'cuda' "
                     "preset: cmake --preset cuda)");
 }
+#endif
 }  // namespace
 
 // ---------------------------------------------------------------- Stream

@@ -3,6 +3,7 @@
 //
 //   MemSpace::host     pageable host memory, 64-byte aligned (vector loads)
 //   MemSpace::pinned   page-locked host memory (cudaMallocHost); plain host memory in CPU builds
+//                      and in CUDA builds running where no device is usable
 //   MemSpace::device   GPU memory (cudaMalloc); an OutOfMemoryError says how much was asked for,
 //                      for what, and how much is free
 //
@@ -43,6 +44,7 @@ class Buffer {
   std::size_t bytes_ = 0;
   MemSpace space_ = MemSpace::host;
   int device_ = 0;
+  bool host_fallback_ = false;  // pinned in a CUDA build without a usable device: plain host memory
 };
 
 // Copies bytes between any two spaces; synchronous with respect to the host.

@@ -20,6 +20,10 @@ void set_device(const Exec& ex);
 
 inline constexpr int kBlock = 256;
 
+// The kernels and launchers below need nvcc; the host helpers above are also declared for the
+// C++ compiler, which builds src/runtime/cuda_launch.cpp.
+#if defined(__CUDACC__)
+
 template <class F>
 __global__ void for_kernel(std::int64_t n, F f) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
@@ -79,5 +83,7 @@ T launch_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f) {
   for (const T& p : host) total += p;
   return total;
 }
+
+#endif  // __CUDACC__
 
 }  // namespace gluon::runtime::cuda
