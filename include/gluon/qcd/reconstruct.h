@@ -49,13 +49,14 @@ template <> struct Recon<Reconstruct::r12> {
 };
 
 // Reconstruct-8. Slots v[0..7]:
-//   v[0] = arg(W00) + 8 (k - 1)   v[1] = arg(W20) + 8 b - 4
+//   v[0] = arg(W00) + 8 o(k)      v[1] = arg(W20) + 8 b - 4
 //   v[2], v[3] = W01              v[4], v[5] = W02              v[6], v[7] = W10
 // where W = S_b U C_k is U pivoted so that the rebuild is well conditioned: C_k cyclically shifts
 // the columns (W_ij = U_i,(j+k)%3) with k the column of the largest |U_0j| (so |W00|^2 >= 1/3),
 // and S_b (b = 1) maps rows (0, 1, 2) -> (-row0, -row2, -row1), chosen so |W20| >= |W10|. Both are
-// SU(3) (det C_k = det S_b = 1). The angles sit in [-pi, pi], so k and b read back exactly
-// (round(v0 / 8), sign of v1) whatever the storage precision.
+// SU(3) (det C_k = det S_b = 1); o(0, 1, 2) = (0, 1, -1), so the unit link has v0 = 0 exactly.
+// The angles sit in [-pi, pi], so k and b read back exactly (v0 against +-4, sign of v1)
+// whatever the storage precision.
 // Rebuild, with n = |W01|^2 + |W02|^2 summed directly from the stored entries (no cancellation):
 //   |W00| = sqrt(1 - n),  |W20| = sqrt(n - |W10|^2), then from conj(W_ij) = cofactor C_ij and
 //   orthogonality: W11 = -(W20* W02* + W00* W10 W01) / n,  W12 = (W20* W01* - W00* W10 W02) / n,
@@ -104,7 +105,7 @@ template <> struct Recon<Reconstruct::r8> {
     const Complex<T> w00 = m.e[0][k], w01 = m.e[0][k1], w02 = m.e[0][k2];
     const T n = norm2(w01) + norm2(w02);
     if (n < threshold) {
-      v[0] = arg(w00) + kR8AngleStep * T(k - 1);
+      v[0] = arg(w00) + kR8AngleStep * T(offset(k));
       // Degenerate: row 0 and column 0 are a phase times e_0; keep the 2x2 block's first row.
       // The block's rows follow the same column shift; rows are not swapped (b = 0).
       const Complex<T> w11 = m.e[1][k1], w12 = m.e[1][k2];
@@ -120,7 +121,7 @@ template <> struct Recon<Reconstruct::r8> {
     // Row order: b = 1 swaps rows 1, 2 (and negates all rows) so that |W20| >= |W10|.
     const bool b = norm2(m.e[1][k]) > norm2(m.e[2][k]);
     const T sign = b ? T(-1) : T(1);
-    v[0] = arg(sign * w00) + kR8AngleStep * T(k - 1);
+    v[0] = arg(sign * w00) + kR8AngleStep * T(offset(k));
     const Complex<T> w10 = sign * m.e[b ? 2 : 1][k], w20 = sign * m.e[b ? 1 : 2][k];
     v[1] = arg(w20) + (b ? kR8AngleStep - T(4) : T(-4));
     v[2] = sign * w01.re;
@@ -134,8 +135,8 @@ template <> struct Recon<Reconstruct::r8> {
   template <class T> GLUON_HD_INLINE static Matrix3<T> unpack(const T* v) {
     // Column shift k from slot 0 (angles lie in [-pi, pi], steps of 8 separate the cases).
     const T a0 = v[0];
-    const int k = a0 > T(4) ? 2 : (a0 < T(-4) ? 0 : 1);
-    const T phi0 = a0 - kR8AngleStep * T(k - 1);
+    const int k = a0 > T(4) ? 1 : (a0 < T(-4) ? 2 : 0);
+    const T phi0 = a0 - kR8AngleStep * T(offset(k));
     const Complex<T> w00dir(std::cos(phi0), std::sin(phi0));
     Matrix3<T> w;
     if (v[6] > T(0.75) && v[7] > T(0.75)) {
@@ -174,6 +175,7 @@ template <> struct Recon<Reconstruct::r8> {
   }
 
  private:
+  GLUON_HD_INLINE static constexpr int offset(int k) { return k == 0 ? 0 : (k == 1 ? 1 : -1); }
   // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b.
   template <class T> GLUON_HD_INLINE static Matrix3<T> unpivot(const Matrix3<T>& w, int k, bool b) {
     Matrix3<T> u;
