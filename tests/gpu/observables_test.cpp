@@ -1,5 +1,7 @@
 // GPU: observables, reunitarisation and gauge transformations on the CUDA backend agree with the
-// CPU (to 1e-12: the GPU may contract products into FMA, so not bitwise).
+// CPU (to 1e-12: the GPU may contract products into FMA, so not bitwise). Single/half r12 links
+// rebuild their third row in float, where the GPU's FMA contraction moves the 8th digit: those
+// agree to 1e-6.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -54,16 +56,17 @@ TEST(GpuObservables, AgreeWithTheCpuInEveryStorageForm) {
         GaugeField h(prm);
         set_weak(h, 3, 0.3, cpu);
         const GaugeField d = on_device(h);
+        const double tol = (p != Precision::double_ && r == Reconstruct::r12) ? 1e-6 : 1e-12;
         const auto ph = plaquette(h, cpu), pd = plaquette(d, gpu);
-        EXPECT_NEAR(pd.total, ph.total, 1e-12);
-        EXPECT_NEAR(pd.spatial, ph.spatial, 1e-12);
-        EXPECT_NEAR(pd.temporal, ph.temporal, 1e-12);
-        EXPECT_NEAR(rectangle(d, gpu), rectangle(h, cpu), 1e-12);
-        EXPECT_NEAR(link_trace(d, gpu), link_trace(h, cpu), 1e-12);
+        EXPECT_NEAR(pd.total, ph.total, tol);
+        EXPECT_NEAR(pd.spatial, ph.spatial, tol);
+        EXPECT_NEAR(pd.temporal, ph.temporal, tol);
+        EXPECT_NEAR(rectangle(d, gpu), rectangle(h, cpu), tol);
+        EXPECT_NEAR(link_trace(d, gpu), link_trace(h, cpu), tol);
         const auto lh = polyakov_loop(h, cpu), ld = polyakov_loop(d, gpu);
-        EXPECT_NEAR(ld.re, lh.re, 1e-12);
-        EXPECT_NEAR(ld.im, lh.im, 1e-12);
-        EXPECT_NEAR(max_unitarity_deviation(d, gpu), max_unitarity_deviation(h, cpu), 1e-12);
+        EXPECT_NEAR(ld.re, lh.re, tol);
+        EXPECT_NEAR(ld.im, lh.im, tol);
+        EXPECT_NEAR(max_unitarity_deviation(d, gpu), max_unitarity_deviation(h, cpu), tol);
       }
 }
 

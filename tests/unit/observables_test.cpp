@@ -211,7 +211,9 @@ TEST(Observables, SingleHalfAndCompressedCopiesAgreeWithDouble) {
   for (const Case c : {Case{Precision::double_, Reconstruct::r18, FieldOrder::blocked, 1e-15},
                        Case{Precision::double_, Reconstruct::r12, FieldOrder::site_major, 1e-14},
                        Case{Precision::double_, Reconstruct::r12, FieldOrder::blocked, 1e-14},
+                       Case{Precision::double_, Reconstruct::r8, FieldOrder::blocked, 1e-13},
                        Case{Precision::single, Reconstruct::r18, FieldOrder::site_major, 1e-6},
+                       Case{Precision::single, Reconstruct::r8, FieldOrder::site_major, 1e-5},
                        Case{Precision::single, Reconstruct::r12, FieldOrder::blocked, 1e-6},
                        Case{Precision::half, Reconstruct::r18, FieldOrder::blocked, 2e-4},
                        Case{Precision::half, Reconstruct::r12, FieldOrder::site_major, 2e-4}}) {
