@@ -3,12 +3,14 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "toml_config.h"
 #include "gluon/runtime/error.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"gluon: lattice QCD and HPC kernels on GPUs and CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", gluon::apps::version_string());
+  gluon::apps::add_toml_input(app);
   gluon::apps::register_info(app);
   gluon::apps::register_gauge(app);
   try {
