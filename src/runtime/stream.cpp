@@ -145,6 +145,18 @@ void Event::synchronize() const {
 #endif
 }
 
+bool Event::ready() const {
+  if (!recorded_) return false;
+#if GLUON_HAVE_CUDA
+  if (backend_ == Backend::cuda) {
+    const cudaError_t err = cudaEventQuery(static_cast<cudaEvent_t>(handle_));
+    if (err == cudaErrorNotReady) return false;
+    check(err, "cudaEventQuery");
+  }
+#endif
+  return true;
+}
+
 double elapsed_ms(const Event& start, const Event& stop) {
   if (!start.recorded_ || !stop.recorded_)
     throw InputError(std::string("elapsed_ms: the ") + (start.recorded_ ? "stop" : "start") +

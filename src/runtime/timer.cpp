@@ -27,6 +27,13 @@ double Timer::elapsed_s() const {
 
 void DeviceTimer::start() {
   if (running_) return;
+  // Fold laps the device has finished, so that a long loop keeps few events alive.
+  std::size_t done = 0;
+  while (done < pending_.size() && pending_[done].stop.ready()) {
+    total_ms_ += runtime::elapsed_ms(pending_[done].start, pending_[done].stop);
+    ++done;
+  }
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(done));
   pending_.emplace_back();
   pending_.back().start.record(ex_);
   running_ = true;

@@ -73,12 +73,14 @@ TEST(RuntimeStream, CpuStreamIsInertAndEventsTime) {
 
   Event a, b;
   EXPECT_FALSE(a.recorded());
+  EXPECT_FALSE(a.ready());
   EXPECT_THROW(a.synchronize(), InputError);
   EXPECT_THROW(elapsed_ms(a, b), InputError);
   a.record(moved);
   std::this_thread::sleep_for(10ms);
   b.record(cpu_exec());
   EXPECT_TRUE(b.recorded());
+  EXPECT_TRUE(b.ready());
   EXPECT_NO_THROW(b.synchronize());
   const double ms = elapsed_ms(a, b);
   EXPECT_GE(ms, 10.0);

@@ -10,7 +10,7 @@
 //   Event    a point in a stream. record(ex) marks the current end of ex's stream (cuda: a
 //            cudaEvent_t created on first record, timing enabled; cpu: the steady_clock time now,
 //            which is exact because cpu work is synchronous). synchronize() waits until it is
-//            reached. Move-only.
+//            reached, ready() asks without blocking. Move-only.
 //   elapsed_ms(a, b)  milliseconds from a to b; waits for b. Both must be recorded, on the same
 //            backend (and device): InputError otherwise.
 #include "gluon/runtime/exec.h"
@@ -59,6 +59,8 @@ class Event {
   void record(const Stream& s) { record(s.exec()); }
   // Waits until the recorded point is reached (no-op on cpu). InputError when never recorded.
   void synchronize() const;
+  // True when the recorded point has been reached (never blocks; always true on cpu once recorded).
+  bool ready() const;
   bool recorded() const { return recorded_; }
   Backend backend() const { return backend_; }
 
