@@ -55,7 +55,7 @@ struct SpinorConvert {
   Src src;
   Dst dst;
   GLUON_HD void operator()(std::int64_t s) const {
-    dst.template store<typename Src::real>(s, src.load(s));
+    dst.store(s, src.load(s));
   }
 };
 

@@ -202,13 +202,13 @@ TEST(FieldConvert, SpinorAccessorHalfZeroSiteAndDispatch) {
   p.order = FieldOrder::blocked;
   SpinorField f(p);
   auto acc = make_spinor_accessor<std::int16_t, 4>(f);
-  acc.store<double>(3, Spinor<double>{});
+  acc.store(3, Spinor<double>{});
   EXPECT_EQ(f.norms()[3], 0.0f);
   const Spinor<float> z = acc.load(3);
   EXPECT_EQ(norm2(z), 0.0f);
   Spinor<double> v{};
   v.s[2].c[1] = complexd(-4.0, 1.0);
-  acc.store<double>(4, v);
+  acc.store(4, v);
   EXPECT_EQ(f.norms()[4], 4.0f);
   EXPECT_EQ(acc.load(4).s[2].c[1].re, -4.0f);
   const int spins = dispatch_spinor(f, [](auto a) { return decltype(a)::spins * 10 + int(sizeof(typename decltype(a)::store_type)); });

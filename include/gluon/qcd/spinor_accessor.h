@@ -69,8 +69,17 @@ struct SpinorAccessor {
   }
 
   // Stores v (of any real type; converted to the storage precision).
-  template <class T>
-  GLUON_HD_INLINE void store(std::int64_t s, const spinor_value_t<T, nspin>& v) const {
+  template <class T> GLUON_HD_INLINE void store(std::int64_t s, const Spinor<T>& v) const {
+    static_assert(nspin == 4, "a Dirac spinor needs a nspin = 4 accessor");
+    store_value(s, v);
+  }
+  template <class T> GLUON_HD_INLINE void store(std::int64_t s, const ColorVector<T>& v) const {
+    static_assert(nspin == 1, "a colour vector needs a nspin = 1 accessor");
+    store_value(s, v);
+  }
+
+ private:
+  template <class V> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
       for (int r = 0; r < nreals; ++r) {
