@@ -24,6 +24,12 @@ export NCCL_NVLS_ENABLE=0
 export TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 export NVSHMEM_DISABLE_NVLS=1
 
+# ../shared does not travel to the GPU machine: the files of shared/testdata are carried in
+# .deps/testdata (cp -r ../shared/testdata .deps/ here, then carry .deps).
+if [[ -z "${GLUON_TESTDATA:-}" && -d "$ROOT/.deps/testdata/gauge" ]]; then
+  export GLUON_TESTDATA="$ROOT/.deps/testdata"
+fi
+
 JOBS=${JOBS:-16}
 CTEST_JOBS=${CTEST_JOBS:-8}
 BUILD_DIR=${BUILD_DIR:-build-cuda}
@@ -99,14 +105,33 @@ run_step ctest-gpu ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --no
 all_rc=0
 run_step ctest-all ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$CTEST_JOBS" || all_rc=$?
 
+# The command itself on the GPU: info, then every shipped file measured on the device in each
+# storage form, and a weak start generated on the GPU.
+GLUON="$BUILD_DIR/bin/gluon"
+cli_rc=0
+run_step gluon-info "$GLUON" info || cli_rc=$?
+gauge_on_gpu() {
+  local f
+  for f in "${GLUON_TESTDATA:-$ROOT/../shared/testdata}"/gauge/*; do
+    case "$f" in *.md | *.info) continue ;; esac
+    echo "--- $f"
+    "$GLUON" gauge --load "$f" --backend cuda || return 1
+    "$GLUON" gauge --load "$f" --backend cuda --precision single --recon 12 | grep plaquette || return 1
+    "$GLUON" gauge --load "$f" --backend cuda --precision half --recon 8 | grep plaquette || return 1
+  done
+  "$GLUON" gauge --start weak --lattice 32,32,32,64 --seed 2026 --backend cuda
+  "$GLUON" gauge --start weak --lattice 32,32,32,64 --seed 2026 --backend cpu
+}
+run_step gluon-gauge gauge_on_gpu || cli_rc=$?
+
 # Skipped gpu tests mean no usable device: say so loudly (ctest marks them ***Skipped).
 if grep -qE '\*\*\*Skipped|no CUDA device' "$LOG_DIR/ctest-gpu.log" 2>/dev/null; then
   say "WARNING: gpu tests were skipped (no usable CUDA device seen by the tests)"
   status=1
 fi
 
-say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc"
-if ((gpu_rc != 0 || all_rc != 0 || status != 0)); then
+say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc, gluon commands exit $cli_rc"
+if ((gpu_rc != 0 || all_rc != 0 || cli_rc != 0 || status != 0)); then
   say "FAILED"
   exit 1
 fi
