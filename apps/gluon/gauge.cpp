@@ -181,7 +181,7 @@ void register_gauge(CLI::App& app) {
   cmd->add_flag("--reunitarize", opts->reunitarize, "Re-unitarise links in double after reading");
   cmd->add_flag("--no-verify", opts->no_verify, "Skip checksum/plaquette verification on read");
   cmd->add_option("--save", opts->save, "Write the field to this file (atomically)");
-  cmd->add_option("--save-format", opts->save_format, "nersc, ildg or scidac")->capture_default_str();
+  cmd->add_option("--save-format", opts->save_format, "nersc, ildg, scidac or milc (milc: 32-bit only)")->capture_default_str();
   cmd->add_option("--save-precision", opts->save_precision, "32 or 64 bits per real")->capture_default_str();
   cmd->add_option("--nersc-rows", opts->nersc_rows, "NERSC: 3 (4D_SU3_GAUGE_3x3) or 2 (4D_SU3_GAUGE)")->capture_default_str();
   cmd->add_option("--endian", opts->endian, "NERSC byte order: big or little")->capture_default_str();
