@@ -1,0 +1,99 @@
+#pragma once
+// The Dirac-operator interface every solver, source and benchmark uses (conventions: DESIGN.md,
+// docs/conventions.md).
+//
+//   DiracType        wilson | clover | staggered | improved_staggered
+//   DiracParams      operator, normalisation parameters (kappa for Wilson/clover, mass for
+//                    staggered), c_sw, fermion boundary phases, even-odd preconditioning and its
+//                    clover variant, storage precision/compression of the links, where it runs
+//   DiracOperator    M, M^dagger and M^dagger M on the fields the operator acts on
+//                    (vector_params(): full lattice, or the even sites when preconditioned);
+//                    prepare()/reconstruct() map a full source to the preconditioned system and
+//                    its solution back to the full solution; flop counts for benchmarks.
+//   make_dirac(...)  builds one from a gauge field of any storage (links are converted to the
+//                    operator's precision/compression/layout on its Exec). Improved staggered
+//                    takes its one-hop (fat) and three-hop (long/Naik) links as inputs.
+//
+// Operators (hopping normalisation; mass form = M / (2 kappa), m = 1/(2 kappa) - 4):
+//   Wilson     M = 1 - kappa D,  D psi(x) = sum_mu (1 - g_mu) U_mu(x) psi(x+mu)
+//                                         + (1 + g_mu) U_mu(x-mu)^+ psi(x-mu)
+//   clover     M = A - kappa D,  A = 1 - kappa c_sw sum_{mu<nu} sigma_munu F_munu
+//   staggered  M = m + D,  D psi(x) = 1/2 sum_mu eta_mu(x) [U_mu(x) psi(x+mu) - U_mu(x-mu)^+ psi(x-mu)]
+//              (improved: fat links in the one-hop term plus the Naik term with the long links)
+// Even-odd: Wilson M_ee = 1 - kappa^2 D_eo D_oe on even sites; clover asymmetric
+// A_ee - kappa^2 D_eo A_oo^-1 D_oe, symmetric 1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe;
+// staggered m^2 - D_eo D_oe (Hermitian positive, so M^dagger M is not needed there).
+#include <array>
+#include <memory>
+#include <string>
+
+#include "gluon/qcd/gauge_field.h"
+#include "gluon/qcd/precision.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/exec.h"
+
+namespace gluon::qcd {
+
+enum class DiracType { wilson, clover, staggered, improved_staggered };
+enum class CloverPreconditioning { asymmetric, symmetric };
+
+std::string to_string(DiracType t);
+DiracType parse_dirac_type(const std::string& s);  // "wilson", "clover", "staggered", "improved-staggered"
+
+struct DiracParams {
+  DiracType type = DiracType::wilson;
+  double kappa = 0.125;  // Wilson, clover
+  double mass = 0.1;     // staggered
+  double csw = 1.0;      // clover
+  // Fermion boundary phase per direction, applied to hops across the lattice boundary:
+  // +1 periodic, -1 antiperiodic (default: antiperiodic in t).
+  std::array<double, 4> boundary{1.0, 1.0, 1.0, -1.0};
+  bool even_odd = true;
+  CloverPreconditioning clover_pc = CloverPreconditioning::asymmetric;
+  Precision precision = Precision::double_;
+  Reconstruct reconstruct = Reconstruct::r18;
+  Reconstruct long_reconstruct = Reconstruct::r18;  // improved staggered three-hop links
+};
+
+class DiracOperator {
+ public:
+  virtual ~DiracOperator() = default;
+
+  const DiracParams& params() const { return params_; }
+  const runtime::Exec& exec() const { return exec_; }
+
+  // Parameters of the fields M acts on (subset even when preconditioned, nspin, precision,
+  // layout, memory space). Allocate solver vectors with SpinorField(vector_params()).
+  virtual SpinorFieldParams vector_params() const = 0;
+  // Parameters of full-lattice fields (sources and solutions) in this operator's storage.
+  virtual SpinorFieldParams full_params() const = 0;
+
+  virtual void M(SpinorField& out, const SpinorField& in) const = 0;
+  virtual void Mdag(SpinorField& out, const SpinorField& in) const = 0;
+  // out = M^dagger M in; the default uses one temporary of vector_params().
+  virtual void MdagM(SpinorField& out, const SpinorField& in) const;
+  // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
+  virtual bool hermitian_positive() const { return false; }
+
+  // Full source b -> right-hand side of the system M x = b_pc that vector_params() fields hold.
+  virtual void prepare(SpinorField& b_pc, const SpinorField& b_full) const = 0;
+  // Solution x_pc of the (preconditioned) system and the full source -> full solution.
+  virtual void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const = 0;
+
+  // Floating-point operations of one application of M on vector_params() fields (for GFLOP/s).
+  virtual double flops_M() const = 0;
+
+ protected:
+  DiracOperator(const DiracParams& p, const runtime::Exec& ex) : params_(p), exec_(ex) {}
+  DiracParams params_;
+  runtime::Exec exec_;
+};
+
+// Wilson, clover, naive staggered: links from `u` (any storage; converted).
+std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex);
+// Improved staggered: one-hop (fat/smeared) links and three-hop (long) links as inputs.
+std::unique_ptr<DiracOperator> make_improved_staggered(const DiracParams& p, const GaugeField& fat,
+                                                       const GaugeField& longlinks,
+                                                       const runtime::Exec& ex);
+
+}  // namespace gluon::qcd

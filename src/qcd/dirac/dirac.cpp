@@ -1,0 +1,50 @@
+// make_dirac dispatch, names, and the default normal operator.
+#include "gluon/qcd/dirac/dirac.h"
+
+#include "dirac_factories.h"
+#include "gluon/runtime/error.h"
+
+namespace gluon::qcd {
+
+std::string to_string(DiracType t) {
+  switch (t) {
+    case DiracType::wilson: return "wilson";
+    case DiracType::clover: return "clover";
+    case DiracType::staggered: return "staggered";
+    case DiracType::improved_staggered: return "improved-staggered";
+  }
+  return "?";
+}
+
+DiracType parse_dirac_type(const std::string& s) {
+  if (s == "wilson") return DiracType::wilson;
+  if (s == "clover" || s == "wilson-clover") return DiracType::clover;
+  if (s == "staggered" || s == "naive-staggered") return DiracType::staggered;
+  if (s == "improved-staggered" || s == "improved_staggered" || s == "asqtad" || s == "hisq")
+    return DiracType::improved_staggered;
+  throw InputError("operator: expected wilson, clover, staggered or improved-staggered, found '" + s + "'");
+}
+
+void DiracOperator::MdagM(SpinorField& out, const SpinorField& in) const {
+  SpinorField tmp(vector_params());
+  M(tmp, in);
+  Mdag(out, tmp);
+}
+
+std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
+  switch (p.type) {
+    case DiracType::wilson: return detail::make_wilson(p, u, ex);
+    case DiracType::clover: return detail::make_clover(p, u, ex);
+    case DiracType::staggered: return detail::make_staggered(p, u, ex);
+    case DiracType::improved_staggered:
+      throw InputError("improved staggered needs fat and long links: use make_improved_staggered");
+  }
+  throw InputError("make_dirac: unknown operator type");
+}
+
+std::unique_ptr<DiracOperator> make_improved_staggered(const DiracParams& p, const GaugeField& fat,
+                                                       const GaugeField& longlinks, const runtime::Exec& ex) {
+  return detail::make_improved_staggered_impl(p, fat, longlinks, ex);
+}
+
+}  // namespace gluon::qcd
