@@ -6,16 +6,26 @@
 //
 //   parallel_for(ex, label, n, f)          f(i) for i in [0, n)
 //   parallel_reduce<T>(ex, label, n, f)    sum over i of f(i); T needs T{} == 0 and operator+=
+//   parallel_for(ex, spec, n, f), parallel_reduce<T>(ex, spec, n, f)
+//                                          the same with an explicit runtime::TuneSpec: whether
+//                                          the GPU launch may be autotuned and how (tune.h)
+//
+// GPU launch parameters: untuned launches use default_launch (256 threads); a launch is tuned on
+// first use only when it allows it, through a TuneSpec or a declaration on the functor
+// (`static constexpr Tuning tuning = Tuning::idempotent;` for out-of-place kernels and pure
+// reductions, or Tuning::restore with tune_outputs() for in-place ones): see runtime/tune.h.
+// On the CPU nothing is tuned.
 //
 // Reductions are deterministic: the CPU sums fixed chunks of kReduceChunk indices and then the
 // chunk partials in order, so the result does not depend on the number of OpenMP threads; the GPU
 // sums per-block partials on the host in block order, so it does not depend on scheduling.
-// Labels name the kernel in errors and (later) in the tune cache.
+// Labels name the kernel in errors and in the tune cache.
 #include <cstdint>
 #include <vector>
 
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/hd.h"
+#include "gluon/runtime/tune.h"
 
 #if defined(__CUDACC__)
 #include "gluon/runtime/cuda/launch.cuh"
@@ -45,16 +55,24 @@ void parallel_for(const Exec& ex, const char* label, std::int64_t n, const F& f)
   for (std::int64_t i = 0; i < n; ++i) f(i);
 }
 
-template <class T, class F>
-T parallel_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f) {
-  if (n <= 0) return T{};
+template <class F>
+void parallel_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
+  if (n <= 0) return;
   if (ex.backend == Backend::cuda) {
 #if defined(__CUDACC__)
-    return cuda::launch_reduce<T>(ex, label, n, f);
+    cuda::launch_for(ex, spec, n, f);
+    return;
 #else
-    detail::kernel_not_compiled_for_cuda(label);
+    detail::kernel_not_compiled_for_cuda(spec.label);
 #endif
   }
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+namespace detail {
+template <class T, class F>
+T reduce_on_cpu(std::int64_t n, const F& f) {
   const std::int64_t nchunks = (n + kReduceChunk - 1) / kReduceChunk;
   std::vector<T> partial(static_cast<std::size_t>(nchunks));
 #pragma omp parallel for schedule(static)
@@ -67,6 +85,33 @@ T parallel_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f)
   T total{};
   for (const T& p : partial) total += p;
   return total;
+}
+}  // namespace detail
+
+template <class T, class F>
+T parallel_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f) {
+  if (n <= 0) return T{};
+  if (ex.backend == Backend::cuda) {
+#if defined(__CUDACC__)
+    return cuda::launch_reduce<T>(ex, label, n, f);
+#else
+    detail::kernel_not_compiled_for_cuda(label);
+#endif
+  }
+  return detail::reduce_on_cpu<T>(n, f);
+}
+
+template <class T, class F>
+T parallel_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
+  if (n <= 0) return T{};
+  if (ex.backend == Backend::cuda) {
+#if defined(__CUDACC__)
+    return cuda::launch_reduce<T>(ex, spec, n, f);
+#else
+    detail::kernel_not_compiled_for_cuda(spec.label);
+#endif
+  }
+  return detail::reduce_on_cpu<T>(n, f);
 }
 
 }  // namespace gluon::runtime

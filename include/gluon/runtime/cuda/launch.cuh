@@ -1,13 +1,28 @@
 #pragma once
-// CUDA side of parallel.h. Included only by nvcc. Generic grid-stride kernels; block size fixed
-// at 256 until the autotuner (Dirac-solver issue) chooses per kernel.
+// CUDA side of parallel.h. Included only by nvcc. Generic grid-stride kernels whose launch
+// parameters come from the autotuner (runtime/tune.h) when the launch allows tuning, else
+// default_launch (256 threads, grid capped at 32 blocks per multiprocessor).
+//
+// Tuning a launch (first use of a key; later launches look the key up in the tune cache):
+//   1. Tuning::restore: copy the declared output ranges aside (device to device).
+//   2. Block sizes 64..1024 in steps of 64 (reductions: powers of two, their tree needs it),
+//      limited by the kernel's register use (cudaFuncGetAttributes) and, for reductions, by 48 KiB
+//      of shared memory, each at grid min(ceil(n/block), 32 x multiprocessors); then, at the best
+//      block size, grids of 1, 2, 4, ... 64 blocks per multiprocessor and the full ceil(n/block).
+//      Each candidate runs once as warm-up, then enough times for ~0.5 ms, timed with CUDA events
+//      on the launch's stream; a candidate that fails to launch is skipped.
+//   3. Tuning::restore: copy the outputs back. The caller's launch then runs once with the best.
+// When device memory for the backup is short, the launch runs untuned (and is retried next time).
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <new>
+#include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/tune.h"
 
 namespace gluon::runtime::cuda {
 
@@ -18,7 +33,7 @@ int multiprocessor_count(int device);
 // Makes ex.device current for the calling thread.
 void set_device(const Exec& ex);
 
-inline constexpr int kBlock = 256;
+inline constexpr int kBlock = kDefaultBlock;
 
 // The kernels and launchers below need nvcc; the host helpers above are also declared for the
 // C++ compiler, which builds src/runtime/cuda_launch.cpp.
@@ -31,19 +46,21 @@ __global__ void for_kernel(std::int64_t n, F f) {
     f(i);
 }
 
+// blockDim.x must be a power of two; dynamic shared memory of blockDim.x * sizeof(T) bytes.
 template <class T, class F>
 __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials) {
   // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
   // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
-  __shared__ alignas(T) unsigned char storage[kBlock * sizeof(T)];
-  T* shared = reinterpret_cast<T*>(storage);
+  static_assert(alignof(T) <= 16, "parallel_reduce: reduced type aligned beyond 16 bytes");
+  extern __shared__ __align__(16) unsigned char gluon_reduce_storage[];
+  T* shared = reinterpret_cast<T*>(gluon_reduce_storage);
   T acc{};
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     acc += f(i);
   new (&shared[threadIdx.x]) T(acc);
   __syncthreads();
-  for (int s = kBlock / 2; s > 0; s >>= 1) {
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
     __syncthreads();
   }
@@ -51,37 +68,215 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials) {
 }
 
 inline int grid_for(const Exec& ex, std::int64_t n) {
-  const std::int64_t want = (n + kBlock - 1) / kBlock;
-  const std::int64_t cap = static_cast<std::int64_t>(multiprocessor_count(ex.device)) * 32;
-  return static_cast<int>(want < cap ? want : cap);
+  return default_launch(n, multiprocessor_count(ex.device)).grid;
+}
+
+namespace detail {
+
+// Functor declarations (runtime/tune.h): tuning, tune_outputs(), tune_aux().
+template <class F>
+TuneSpec spec_of(const char* label, const F& f) {
+  TuneSpec s;
+  s.label = label;
+  if constexpr (requires { F::tuning; }) s.tuning = F::tuning;
+  if constexpr (requires(const F& g) { g.tune_outputs(); }) s.outputs = f.tune_outputs();
+  if constexpr (requires(const F& g) { g.tune_aux(); }) s.aux = f.tune_aux();
+  return s;
+}
+
+template <class F>
+const std::string& type_key() {
+  static const std::string key = tune_hash(typeid(F).name());
+  return key;
+}
+
+// Device copies of the output ranges of a Tuning::restore launch.
+class Backup {
+ public:
+  Backup(const TuneOutputs& outs, cudaStream_t stream) : outs_(outs), stream_(stream) {
+    const std::size_t bytes = outs.total_bytes();
+    if (bytes == 0) {
+      ok_ = true;
+      return;
+    }
+    if (cudaMallocAsync(&copy_, bytes, stream) != cudaSuccess) {
+      cudaGetLastError();
+      copy_ = nullptr;
+      return;
+    }
+    char* p = static_cast<char*>(copy_);
+    for (int i = 0; i < outs.count; ++i) {
+      const auto& b = outs.buffers[static_cast<std::size_t>(i)];
+      check(cudaMemcpyAsync(p, b.ptr, b.bytes, cudaMemcpyDeviceToDevice, stream), "tune backup", "copy");
+      p += b.bytes;
+    }
+    ok_ = true;
+  }
+  void restore() {
+    char* p = static_cast<char*>(copy_);
+    for (int i = 0; i < outs_.count && copy_; ++i) {
+      const auto& b = outs_.buffers[static_cast<std::size_t>(i)];
+      check(cudaMemcpyAsync(b.ptr, p, b.bytes, cudaMemcpyDeviceToDevice, stream_), "tune restore", "copy");
+      p += b.bytes;
+    }
+  }
+  ~Backup() {
+    if (copy_) cudaFreeAsync(copy_, stream_);
+  }
+  bool ok() const { return ok_; }
+  Backup(const Backup&) = delete;
+  Backup& operator=(const Backup&) = delete;
+
+ private:
+  TuneOutputs outs_;
+  cudaStream_t stream_;
+  void* copy_ = nullptr;
+  bool ok_ = false;
+};
+
+// Milliseconds per launch of `go(config)`, or a negative number when it does not launch.
+template <class Go>
+double time_candidate(const Go& go, const LaunchConfig& c, cudaStream_t stream) {
+  cudaGetLastError();
+  go(c);
+  if (cudaGetLastError() != cudaSuccess) return -1.0;
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "cudaEventCreate", "tune");
+  check(cudaEventCreate(&b), "cudaEventCreate", "tune");
+  auto timed = [&](int reps) {
+    cudaEventRecord(a, stream);
+    for (int r = 0; r < reps; ++r) go(c);
+    cudaEventRecord(b, stream);
+    check(cudaEventSynchronize(b), "kernel execution while tuning", "tune");
+    float ms = 0.f;
+    cudaEventElapsedTime(&ms, a, b);
+    return static_cast<double>(ms) / reps;
+  };
+  double t = timed(1);
+  int reps = 50;  // enough launches for ~0.5 ms, between 2 and 50
+  if (t > 0.0 && 0.5 / t < 50.0) reps = 0.5 / t < 2.0 ? 2 : static_cast<int>(0.5 / t);
+  t = timed(reps);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return t;
+}
+
+// Chooses the launch config for one (spec, n, type) on ex: cached, tuned now, or the default.
+// `go(config)` launches the kernel; `max_block` is the kernel's limit; `pow2` restricts block sizes
+// to powers of two; candidates with more than `max_grid` blocks are skipped.
+template <class Go>
+LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const std::string& type, int max_block,
+                    bool pow2, int max_grid, const Go& go) {
+  const int sms = multiprocessor_count(ex.device);
+  const LaunchConfig def = default_launch(n, sms);
+  if (spec.tuning == Tuning::off || !tuning_enabled()) {
+    tune_note_default_launch();
+    return def;
+  }
+  if (auto hit = tune_lookup(spec.label, n, spec.aux, type, ex.device)) return *hit;
+
+  auto stream = static_cast<cudaStream_t>(ex.stream);
+  Backup backup(spec.tuning == Tuning::restore ? spec.outputs : TuneOutputs{}, stream);
+  if (!backup.ok()) {
+    tune_note_default_launch();
+    return def;
+  }
+  auto capped = [&](int block, std::int64_t per_sm) {
+    const std::int64_t want = (n + block - 1) / block;
+    const std::int64_t cap = per_sm > 0 ? per_sm * sms : want;
+    const std::int64_t g = want < cap ? want : cap;
+    return LaunchConfig{block, static_cast<int>(g < 1 ? 1 : (g > 0x7fffffff ? 0x7fffffff : g))};
+  };
+  const double t_def = time_candidate(go, def, stream);
+  LaunchConfig best = def;
+  double t_best = t_def > 0 ? t_def : 1e300;
+  for (int block = 64; block <= 1024 && block <= max_block; block = pow2 ? block * 2 : block + 64) {
+    const LaunchConfig c = capped(block, kDefaultBlocksPerSm);
+    if (c == def || c.grid > max_grid) continue;
+    const double t = time_candidate(go, c, stream);
+    if (t > 0 && t < t_best) {
+      t_best = t;
+      best = c;
+    }
+  }
+  for (std::int64_t per_sm : {1, 2, 4, 8, 16, 64, 0}) {
+    const LaunchConfig c = capped(best.block, per_sm);
+    if (c == best || c.grid > max_grid) continue;
+    const double t = time_candidate(go, c, stream);
+    if (t > 0 && t < t_best) {
+      t_best = t;
+      best = c;
+    }
+  }
+  backup.restore();
+  cudaGetLastError();
+  tune_note_tuned();
+  tune_record(spec.label, n, spec.aux, type, ex.device, best, t_best, t_def);
+  return best;
+}
+
+}  // namespace detail
+
+template <class F>
+void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
+  set_device(ex);
+  auto stream = static_cast<cudaStream_t>(ex.stream);
+  int max_block = 1024;
+  if (spec.tuning != Tuning::off) {
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, for_kernel<F>) == cudaSuccess) max_block = attr.maxThreadsPerBlock;
+  }
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, false, 0x7fffffff,
+                                  [&](const LaunchConfig& k) { for_kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
+  if (c.block > max_block || c.block % 32 != 0) c = default_launch(n, multiprocessor_count(ex.device));
+  for_kernel<<<c.grid, c.block, 0, stream>>>(n, f);
+  check(cudaGetLastError(), "kernel launch", spec.label);
 }
 
 template <class F>
 void launch_for(const Exec& ex, const char* label, std::int64_t n, const F& f) {
+  launch_for(ex, detail::spec_of(label, f), n, f);
+}
+
+template <class T, class F>
+T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
   set_device(ex);
   auto stream = static_cast<cudaStream_t>(ex.stream);
-  for_kernel<<<grid_for(ex, n), kBlock, 0, stream>>>(n, f);
-  check(cudaGetLastError(), "kernel launch", label);
+  const int sms = multiprocessor_count(ex.device);
+  int max_block = 1024;
+  while (max_block > 64 && max_block * sizeof(T) > 48 * 1024) max_block /= 2;
+  if (spec.tuning != Tuning::off) {
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, reduce_kernel<T, F>) == cudaSuccess && attr.maxThreadsPerBlock < max_block)
+      max_block = attr.maxThreadsPerBlock;
+  }
+  // Room for the largest grid a tuning candidate may use (64 blocks per multiprocessor of 64).
+  const std::int64_t want64 = (n + 63) / 64, cap64 = static_cast<std::int64_t>(sms) * 64;
+  const int grid_room = static_cast<int>(want64 < cap64 ? want64 : cap64);
+  T* partials = nullptr;
+  check(cudaMallocAsync(reinterpret_cast<void**>(&partials), sizeof(T) * grid_room, stream),
+        "cudaMallocAsync of reduction partials", spec.label);
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, true, grid_room,
+                                  [&](const LaunchConfig& k) {
+                                    reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(n, f, partials);
+                                  });
+  if (c.grid > grid_room || (c.block & (c.block - 1)) != 0 || c.block > max_block)
+    c = default_launch(n, sms);  // an edited cache entry: stay in bounds
+  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(n, f, partials);
+  check(cudaGetLastError(), "kernel launch", spec.label);
+  std::vector<T> host(static_cast<std::size_t>(c.grid));
+  check(cudaMemcpyAsync(host.data(), partials, sizeof(T) * c.grid, cudaMemcpyDeviceToHost, stream),
+        "copy of reduction partials", spec.label);
+  check(cudaFreeAsync(partials, stream), "cudaFreeAsync", spec.label);
+  check(cudaStreamSynchronize(stream), "kernel execution", spec.label);
+  T total{};
+  for (const T& p : host) total += p;
+  return total;
 }
 
 template <class T, class F>
 T launch_reduce(const Exec& ex, const char* label, std::int64_t n, const F& f) {
-  set_device(ex);
-  auto stream = static_cast<cudaStream_t>(ex.stream);
-  const int grid = grid_for(ex, n);
-  T* partials = nullptr;
-  check(cudaMallocAsync(reinterpret_cast<void**>(&partials), sizeof(T) * grid, stream),
-        "cudaMallocAsync of reduction partials", label);
-  reduce_kernel<T><<<grid, kBlock, 0, stream>>>(n, f, partials);
-  check(cudaGetLastError(), "kernel launch", label);
-  std::vector<T> host(static_cast<std::size_t>(grid));
-  check(cudaMemcpyAsync(host.data(), partials, sizeof(T) * grid, cudaMemcpyDeviceToHost, stream),
-        "copy of reduction partials", label);
-  check(cudaFreeAsync(partials, stream), "cudaFreeAsync", label);
-  check(cudaStreamSynchronize(stream), "kernel execution", label);
-  T total{};
-  for (const T& p : host) total += p;
-  return total;
+  return launch_reduce<T>(ex, detail::spec_of(label, f), n, f);
 }
 
 #endif  // __CUDACC__
