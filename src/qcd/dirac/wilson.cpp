@@ -1,0 +1,329 @@
+// WilsonDslash (wilson.h), the Wilson and clover DiracOperator (dirac.h) and make_wilson.
+// Kernels: wilson_dslash_*_kernels.cpp, clover_kernels.cpp.
+#include "gluon/qcd/dirac/wilson.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include "../ops_support.h"
+#include "dirac_factories.h"
+#include "gluon/qcd/dirac/clover.h"
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/error.h"
+#include "wilson_internal.h"
+
+namespace gluon::qcd {
+
+namespace {
+
+FieldOrder order_for(const runtime::Exec& ex) {
+  return ex.on_device() ? FieldOrder::blocked : FieldOrder::site_major;
+}
+
+const char* subset_name(SiteSubset s) {
+  return s == SiteSubset::full ? "full" : s == SiteSubset::even ? "even" : "odd";
+}
+
+// parity: the sites the field must cover (its subset or full).
+void check_spinor(const SpinorField& f, const WilsonDslash& d, const std::string& what, int parity) {
+  const auto& p = f.params();
+  if (f.data() == nullptr) throw InputError(what + ": the field is not allocated");
+  if (p.nspin != 4)
+    throw InputError(what + ": expected a Dirac field (nspin 4), found nspin " + std::to_string(p.nspin));
+  if (!(p.geometry == d.geometry()))
+    throw InputError(what + ": the field is on " + p.geometry.to_string() + ", the operator on " +
+                     d.geometry().to_string());
+  if (p.precision != d.precision())
+    throw InputError(what + ": expected " + to_string(d.precision()) + " precision (the operator's), found " +
+                     to_string(p.precision));
+  const SiteSubset want = parity == 0 ? SiteSubset::even : SiteSubset::odd;
+  if (p.subset != SiteSubset::full && p.subset != want)
+    throw InputError(what + ": expected a full or " + subset_name(want) + " field, found " +
+                     subset_name(p.subset));
+  detail::require_memory_for(p.space, p.device, d.exec(), what);
+}
+
+void check_parity(int parity) {
+  if (parity != 0 && parity != 1)
+    throw InputError("wilson dslash: parity must be 0 (even) or 1 (odd), found " + std::to_string(parity));
+}
+
+}  // namespace
+
+double dslash_flops_per_site(DslashKind kind) {
+  switch (kind) {
+    case DslashKind::plain: return 1320.0;
+    case DslashKind::xpay: return 1368.0;
+    case DslashKind::clover: return 1824.0;
+    case DslashKind::clover_xpay:
+    case DslashKind::clover_on_x: return 1872.0;
+  }
+  return 0.0;
+}
+
+double dslash_bytes(Precision p, Reconstruct r, std::int64_t half_volume, DslashKind kind) {
+  const double b = bytes_per_real(p);
+  const double norm = p == Precision::half ? 4.0 : 0.0;
+  double site = (24.0 * b + norm) * 2.0 + 8.0 * stored_reals(r) * b;  // in, out, links
+  if (kind == DslashKind::xpay || kind == DslashKind::clover_xpay || kind == DslashKind::clover_on_x)
+    site += 24.0 * b + norm;
+  if (kind == DslashKind::clover || kind == DslashKind::clover_xpay || kind == DslashKind::clover_on_x)
+    site += 72.0 * b + 2.0 * norm;
+  return site * static_cast<double>(half_volume);
+}
+
+WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& boundary, Precision p,
+                           Reconstruct r, const runtime::Exec& ex, std::optional<FieldOrder> order)
+    : boundary_(boundary), exec_(ex) {
+  const Coords& grid = u.geometry().grid();
+  if (grid[0] * grid[1] * grid[2] * grid[3] != 1)
+    throw InputError("wilson dslash: needs the whole lattice in one process (halo exchange is not "
+                     "available yet), found process grid " + std::to_string(grid[0]) + "x" +
+                     std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + "x" + std::to_string(grid[3]));
+  for (int mu = 0; mu < 4; ++mu)
+    if (!std::isfinite(boundary[mu]))
+      throw InputError("wilson dslash: boundary phase of direction " + std::to_string(mu) + " is not finite");
+  GaugeFieldParams gp;
+  gp.geometry = u.geometry();
+  gp.precision = p;
+  gp.reconstruct = r;
+  gp.order = order ? *order : order_for(ex);
+  gp.space = runtime::memspace_for(ex);
+  gp.device = ex.device;
+  links_ = converted(u, gp, ex);
+}
+
+void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool dagger,
+                       const SpinorField* x, const CloverField* c, double a, int fuse) const {
+  check_parity(parity);
+  check_spinor(out, *this, "wilson dslash (out)", parity);
+  check_spinor(in, *this, "wilson dslash (in)", 1 - parity);
+  if (x) check_spinor(*x, *this, "wilson dslash (x)", parity);
+  if (in.data() == out.data() && out.params().subset != SiteSubset::full)
+    throw InputError("wilson dslash: out and in are the same field");
+  if (c) {
+    const auto& cp = c->params();
+    if (cp.precision != precision() || !(cp.geometry == geometry()))
+      throw InputError("wilson dslash: the clover field (" + cp.describe() + ", " + cp.geometry.to_string() +
+                       ") does not match the operator (" + to_string(precision()) + ", " +
+                       geometry().to_string() + ")");
+    detail::require_memory_for(cp.space, cp.device, exec_, "wilson dslash (clover)");
+  }
+  detail::DslashCall call;
+  call.u = &links_;
+  call.out = &out;
+  call.in = &in;
+  call.x = x;
+  call.c = c;
+  call.parity = parity;
+  call.dagger = dagger;
+  call.a = a;
+  call.fuse = fuse;
+  call.boundary = boundary_;
+  call.ex = exec_;
+  switch (precision()) {
+    case Precision::double_: detail::launch_wilson_dslash_double(call); break;
+    case Precision::single: detail::launch_wilson_dslash_single(call); break;
+    case Precision::half: detail::launch_wilson_dslash_half(call); break;
+  }
+}
+
+void WilsonDslash::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {
+  run(out, in, parity, dagger, nullptr, nullptr, 1.0, detail::kFusePlain);
+}
+void WilsonDslash::dslash_xpay(SpinorField& out, const SpinorField& in, int parity, bool dagger,
+                               const SpinorField& x, double a) const {
+  run(out, in, parity, dagger, &x, nullptr, a, detail::kFusePlain);
+}
+void WilsonDslash::dslash_clover(SpinorField& out, const SpinorField& in, int parity, bool dagger,
+                                 const CloverField& c, const SpinorField* x, double a) const {
+  run(out, in, parity, dagger, x, &c, x ? a : 1.0, detail::kFuseClover);
+}
+void WilsonDslash::dslash_clover_on_x(SpinorField& out, const SpinorField& in, int parity, bool dagger,
+                                      const CloverField& c, const SpinorField& x, double a) const {
+  run(out, in, parity, dagger, &x, &c, a, detail::kFuseCloverOnX);
+}
+
+namespace detail {
+
+namespace {
+
+bool same_storage(const SpinorFieldParams& a, const SpinorFieldParams& b) {
+  return a.geometry == b.geometry && a.nspin == b.nspin && a.subset == b.subset &&
+         a.precision == b.precision && a.order == b.order && a.space == b.space &&
+         a.device == b.device && a.pad == b.pad;
+}
+
+// Wilson (no clover term) and Wilson-clover, full or even-odd preconditioned.
+//   full:      M = A - kappa D (A = 1 for Wilson); per parity p: out_p = A in_p - kappa D_{p,1-p} in
+//   Wilson eo: M_ee = 1 - kappa^2 D_eo D_oe
+//   clover eo asymmetric: M_ee = A_ee - kappa^2 D_eo A_oo^-1 D_oe
+//   clover eo symmetric:  M_ee = 1 - kappa^2 A_ee^-1 D_eo A_oo^-1 D_oe
+// Mdag: the same with D^dagger = g5 D g5 (dagger kernels) and the factors in reverse order.
+class WilsonFamily final : public DiracOperator {
+ public:
+  WilsonFamily(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex, bool clover)
+      : DiracOperator(p, ex), hop_(u, p.boundary, p.precision, p.reconstruct, ex) {
+    if (!std::isfinite(p.kappa) || p.kappa == 0.0)
+      throw InputError("wilson operator: kappa must be finite and non-zero, found " + std::to_string(p.kappa));
+    params_.type = clover ? DiracType::clover : DiracType::wilson;
+    if (clover) {
+      if (!std::isfinite(p.csw)) throw InputError("clover operator: c_sw is not finite");
+      clover_.emplace(u, p.kappa, p.csw, p.precision, ex);
+    }
+  }
+
+  SpinorFieldParams vector_params() const override {
+    SpinorFieldParams v = full_params();
+    if (params_.even_odd) v.subset = SiteSubset::even;
+    return v;
+  }
+  SpinorFieldParams full_params() const override {
+    SpinorFieldParams v;
+    v.geometry = hop_.geometry();
+    v.nspin = 4;
+    v.subset = SiteSubset::full;
+    v.precision = params_.precision;
+    v.order = order_for(exec_);
+    v.space = runtime::memspace_for(exec_);
+    v.device = exec_.device;
+    return v;
+  }
+
+  void M(SpinorField& out, const SpinorField& in) const override { apply(out, in, false); }
+  void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
+
+  void prepare(SpinorField& b_pc, const SpinorField& b_full) const override {
+    check_vector(b_pc, "prepare (b_pc)");
+    if (!params_.even_odd) {
+      convert(b_full, b_pc, exec_);
+      return;
+    }
+    const SpinorField* bf = &b_full;
+    SpinorField conv;
+    if (!same_storage(b_full.params(), full_params())) {
+      conv = converted(b_full, full_params(), exec_);
+      bf = &conv;
+    }
+    const double k = params_.kappa;
+    if (!clover_) {
+      hop_.dslash_xpay(b_pc, *bf, 0, false, *bf, k);  // b_e + kappa D_eo b_o
+      return;
+    }
+    SpinorField& t = tmp(1);
+    clover_->apply(t, *bf, 1, true);                 // A_oo^-1 b_o
+    hop_.dslash_xpay(b_pc, t, 0, false, *bf, k);     // b_e + kappa D_eo A_oo^-1 b_o
+    if (params_.clover_pc == CloverPreconditioning::symmetric) clover_->apply(b_pc, b_pc, 0, true);
+  }
+
+  void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const override {
+    check_vector(x_pc, "reconstruct (x_pc)");
+    if (!params_.even_odd) {
+      convert(x_pc, x_full, exec_);
+      return;
+    }
+    const SpinorField* bf = &b_full;
+    SpinorField bconv;
+    if (!same_storage(b_full.params(), full_params())) {
+      bconv = converted(b_full, full_params(), exec_);
+      bf = &bconv;
+    }
+    const bool direct = same_storage(x_full.params(), full_params());
+    SpinorField xtmp;
+    if (!direct) xtmp = SpinorField(full_params());
+    SpinorField& xf = direct ? x_full : xtmp;
+    if (xf.data() == bf->data()) throw InputError("reconstruct: x_full and b_full are the same field");
+    launch_spinor_parity_copy(xf, x_pc, 0, exec_);
+    const double k = params_.kappa;
+    if (!clover_) {
+      hop_.dslash_xpay(xf, x_pc, 1, false, *bf, k);  // x_o = b_o + kappa D_oe x_e
+    } else {
+      SpinorField& t = tmp(1);
+      hop_.dslash_xpay(t, x_pc, 1, false, *bf, k);  // b_o + kappa D_oe x_e
+      clover_->apply(xf, t, 1, true);               // x_o = A_oo^-1 (...)
+    }
+    if (!direct) convert(xf, x_full, exec_);
+  }
+
+  double flops_M() const override {
+    const double half = static_cast<double>(hop_.geometry().half_volume());
+    if (!params_.even_odd)
+      return 2.0 * half * dslash_flops_per_site(clover_ ? DslashKind::clover_on_x : DslashKind::xpay);
+    if (!clover_) return half * (dslash_flops_per_site(DslashKind::plain) + dslash_flops_per_site(DslashKind::xpay));
+    return half * (dslash_flops_per_site(DslashKind::clover) + dslash_flops_per_site(DslashKind::clover_xpay));
+  }
+
+  const WilsonDslash& hopping() const { return hop_; }
+
+ private:
+  void check_vector(const SpinorField& f, const std::string& what) const {
+    const SpinorFieldParams want = vector_params();
+    if (f.params().subset != want.subset || f.params().nspin != 4 || !(f.geometry() == want.geometry))
+      throw InputError(what + ": expected a " + want.describe() + " field on " + want.geometry.to_string() +
+                       ", found " + f.params().describe() + " on " + f.geometry().to_string());
+  }
+
+  SpinorField& tmp(int parity) const {
+    std::optional<SpinorField>& t = parity == 0 ? tmp_e_ : tmp_o_;
+    if (!t) {
+      SpinorFieldParams p = full_params();
+      p.subset = parity == 0 ? SiteSubset::even : SiteSubset::odd;
+      t.emplace(p);
+    }
+    return *t;
+  }
+
+  void apply(SpinorField& out, const SpinorField& in, bool dag) const {
+    check_vector(out, dag ? "Mdag (out)" : "M (out)");
+    check_vector(in, dag ? "Mdag (in)" : "M (in)");
+    if (out.data() == in.data()) throw InputError(std::string(dag ? "Mdag" : "M") + ": out and in are the same field");
+    const double k = params_.kappa;
+    if (!params_.even_odd) {
+      for (int p = 0; p < 2; ++p) {
+        if (clover_) hop_.dslash_clover_on_x(out, in, p, dag, clover_->field(false), in, -k);
+        else hop_.dslash_xpay(out, in, p, dag, in, -k);
+      }
+      return;
+    }
+    SpinorField& to = tmp(1);
+    if (!clover_) {
+      hop_.dslash(to, in, 1, dag);
+      hop_.dslash_xpay(out, to, 0, dag, in, -k * k);
+      return;
+    }
+    const CloverField& ainv = clover_->field(true);
+    if (params_.clover_pc == CloverPreconditioning::asymmetric) {
+      hop_.dslash_clover(to, in, 1, dag, ainv, nullptr, 1.0);
+      hop_.dslash_clover_on_x(out, to, 0, dag, clover_->field(false), in, -k * k);
+    } else if (!dag) {
+      hop_.dslash_clover(to, in, 1, false, ainv, nullptr, 1.0);
+      hop_.dslash_clover(out, to, 0, false, ainv, &in, -k * k);
+    } else {
+      SpinorField& te = tmp(0);
+      clover_->apply(te, in, 0, true);
+      hop_.dslash_clover(to, te, 1, true, ainv, nullptr, 1.0);
+      hop_.dslash_xpay(out, to, 0, true, in, -k * k);
+    }
+  }
+
+  WilsonDslash hop_;
+  std::optional<CloverTerm> clover_;
+  mutable std::optional<SpinorField> tmp_e_, tmp_o_;
+};
+
+}  // namespace
+
+std::unique_ptr<DiracOperator> make_wilson_family(const DiracParams& p, const GaugeField& u,
+                                                  const runtime::Exec& ex, bool clover) {
+  return std::make_unique<WilsonFamily>(p, u, ex, clover);
+}
+
+std::unique_ptr<DiracOperator> make_wilson(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
+  return make_wilson_family(p, u, ex, false);
+}
+
+}  // namespace detail
+
+}  // namespace gluon::qcd

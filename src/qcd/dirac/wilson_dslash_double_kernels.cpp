@@ -1,0 +1,7 @@
+// Wilson dslash kernels, double precision (wilson_dslash_impl.h; one file per precision so that
+// nvcc compiles them in parallel).
+#include "wilson_dslash_impl.h"
+
+namespace gluon::qcd::detail {
+void launch_wilson_dslash_double(const DslashCall& call) { launch_wilson_dslash_store<double>(call); }
+}  // namespace gluon::qcd::detail

@@ -1,0 +1,7 @@
+// Wilson dslash kernels, single precision (wilson_dslash_impl.h; one file per precision so that
+// nvcc compiles them in parallel).
+#include "wilson_dslash_impl.h"
+
+namespace gluon::qcd::detail {
+void launch_wilson_dslash_single(const DslashCall& call) { launch_wilson_dslash_store<float>(call); }
+}  // namespace gluon::qcd::detail

@@ -1,0 +1,60 @@
+#pragma once
+// Private: the launchers behind WilsonDslash and CloverTerm (kernel files), shared by wilson.cpp
+// and clover.cpp. Not part of the public API.
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "gluon/qcd/dirac/clover_field.h"
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/gauge_field.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/exec.h"
+
+namespace gluon::qcd::detail {
+
+// Epilogue of the dslash kernel around r = D in (or D^dagger in):
+//   plain      out = a r            (x given: out = x + a r)
+//   clover     out = a C r          (x given: out = x + a C r)
+//   clover_x   out = C x + a r
+enum DslashFuse : int { kFusePlain = 0, kFuseClover = 1, kFuseCloverOnX = 2 };
+
+struct DslashCall {
+  const GaugeField* u = nullptr;
+  SpinorField* out = nullptr;
+  const SpinorField* in = nullptr;
+  const SpinorField* x = nullptr;
+  const CloverField* c = nullptr;
+  int parity = 0;
+  bool dagger = false;
+  double a = 1.0;
+  int fuse = kFusePlain;
+  std::array<double, 4> boundary{1, 1, 1, -1};
+  runtime::Exec ex;
+};
+
+void launch_wilson_dslash_double(const DslashCall& call);
+void launch_wilson_dslash_single(const DslashCall& call);
+void launch_wilson_dslash_half(const DslashCall& call);
+
+// out_p = C in_p (site-local, out may be in)
+void launch_clover_apply(SpinorField& out, const SpinorField& in, const CloverField& c, int parity,
+                         const runtime::Exec& ex);
+// out_p = in_p (same precision; subset or full on either side)
+void launch_spinor_parity_copy(SpinorField& out, const SpinorField& in, int parity,
+                               const runtime::Exec& ex);
+// A and A^-1 from double r18 links `u` (in memory where ex runs). Returns the number of sites
+// whose blocks were not positive definite.
+std::int64_t launch_clover_build(const GaugeField& u, double kappa, double csw, CloverField& a,
+                                 CloverField& ainv, const runtime::Exec& ex);
+
+// The Wilson / clover DiracOperator (wilson.cpp); make_wilson and make_clover call it.
+std::unique_ptr<DiracOperator> make_wilson_family(const DiracParams& p, const GaugeField& u,
+                                                  const runtime::Exec& ex, bool clover);
+
+// Index shift of a field's site storage for sites of parity p: 0 for full fields, p V/2 else.
+inline std::int64_t parity_shift(const SpinorField& f, int parity) {
+  return f.params().subset == SiteSubset::full ? 0 : parity * f.geometry().half_volume();
+}
+
+}  // namespace gluon::qcd::detail
