@@ -1,0 +1,158 @@
+// Wilson and clover operators on the GPU (blocked fields in device memory) against the same
+// operators on the CPU: M and Mdag for every precision x reconstruct, full and even-odd
+// (clover asymmetric and symmetric), prepare/reconstruct, and the bare one-parity dslash.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "gluon/qcd/dirac/clover.h"
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/reference_wilson.h"
+#include "gluon/qcd/dirac/wilson.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/gauge_start.h"
+#include "gluon/qcd/random_fields.h"
+#include "test_support.h"
+
+using namespace gluon;
+using namespace gluon::qcd;
+
+namespace {
+
+const runtime::Exec cpu = runtime::cpu_exec();
+
+double tolerance(Precision p) {
+  return p == Precision::double_ ? 1e-12 : p == Precision::single ? 1e-5 : 1e-2;
+}
+
+SpinorField as_canonical(const SpinorField& f, const runtime::Exec& ex) {
+  SpinorFieldParams p = f.params();
+  p.precision = Precision::double_;
+  p.order = FieldOrder::site_major;
+  p.space = runtime::MemSpace::host;
+  p.pad = 0;
+  return converted(f, p, ex);
+}
+
+double rel_diff(const SpinorField& a, const SpinorField& b) {
+  double num = 0, den = 0;
+  for (std::int64_t s = 0; s < a.params().sites(); ++s)
+    for (int sp = 0; sp < 4; ++sp)
+      for (int c = 0; c < 3; ++c) {
+        num += norm2(a.site(s).s[sp].c[c] - b.site(s).s[sp].c[c]);
+        den += norm2(b.site(s).s[sp].c[c]);
+      }
+  return std::sqrt(num / den);
+}
+
+SpinorField source(const Geometry& g, const SpinorFieldParams& vp, std::uint64_t seed) {
+  SpinorFieldParams cp;
+  cp.geometry = g;
+  SpinorField full(cp);
+  fill_gaussian(full, seed, 0, cpu);
+  SpinorField host = vp.subset == SiteSubset::full ? std::move(full) : reference::restrict_parity(full, 0);
+  SpinorFieldParams want = host.params();
+  want.precision = vp.precision;
+  return converted(host, want, cpu);
+}
+
+}  // namespace
+
+TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  const Geometry g({8, 8, 8, 16});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 7, cpu);
+  struct Variant {
+    DiracType type;
+    bool eo;
+    CloverPreconditioning pc;
+  };
+  const Variant variants[] = {{DiracType::wilson, false, CloverPreconditioning::asymmetric},
+                              {DiracType::wilson, true, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, false, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, true, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, true, CloverPreconditioning::symmetric}};
+  for (const Variant& v : variants)
+    for (Precision p : {Precision::double_, Precision::single, Precision::half})
+      for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8}) {
+        DiracParams dp;
+        dp.type = v.type;
+        dp.kappa = 0.115;
+        dp.csw = 1.2;
+        dp.even_odd = v.eo;
+        dp.clover_pc = v.pc;
+        dp.precision = p;
+        dp.reconstruct = r;
+        const auto mc = make_dirac(dp, u, cpu);
+        const auto mg = make_dirac(dp, u, gpu);
+        EXPECT_EQ(mg->vector_params().order, FieldOrder::blocked);
+        EXPECT_EQ(mg->vector_params().space, runtime::MemSpace::device);
+        const SpinorField in_c = source(g, mc->vector_params(), 8);
+        const SpinorField in_g = converted(in_c, mg->vector_params(), gpu);
+        SpinorField out_c(mc->vector_params()), out_g(mg->vector_params());
+        for (bool dag : {false, true}) {
+          if (dag) {
+            mc->Mdag(out_c, in_c);
+            mg->Mdag(out_g, in_g);
+          } else {
+            mc->M(out_c, in_c);
+            mg->M(out_g, in_g);
+          }
+          const double e = rel_diff(as_canonical(out_g, gpu), as_canonical(out_c, cpu));
+          EXPECT_LT(e, tolerance(p)) << to_string(v.type) << " eo " << v.eo << " pc "
+                                     << static_cast<int>(v.pc) << " " << to_string(p) << " "
+                                     << to_string(r) << " dagger " << dag;
+        }
+      }
+}
+
+TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  const Geometry g({8, 8, 8, 8});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 17, cpu);
+  DiracParams dp;
+  dp.type = DiracType::clover;
+  dp.kappa = 0.11;
+  dp.csw = 1.0;
+  dp.even_odd = true;
+  const auto mc = make_dirac(dp, u, cpu);
+  const auto mg = make_dirac(dp, u, gpu);
+  SpinorFieldParams fp;
+  fp.geometry = g;
+  SpinorField b(fp);
+  fill_gaussian(b, 18, 0, cpu);
+  const SpinorField bg = converted(b, mg->full_params(), gpu);
+  SpinorField pc_c(mc->vector_params()), pc_g(mg->vector_params());
+  mc->prepare(pc_c, b);
+  mg->prepare(pc_g, bg);
+  EXPECT_LT(rel_diff(as_canonical(pc_g, gpu), pc_c), 1e-12);
+  SpinorField x_c(fp), x_g(mg->full_params());
+  mc->reconstruct(x_c, pc_c, b);
+  mg->reconstruct(x_g, pc_g, bg);
+  EXPECT_LT(rel_diff(as_canonical(x_g, gpu), x_c), 1e-12);
+
+  for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
+    const WilsonDslash dc(u, dp.boundary, p, Reconstruct::r12, cpu);
+    const WilsonDslash dg(u, dp.boundary, p, Reconstruct::r12, gpu);
+    SpinorFieldParams sc = fp;
+    sc.precision = p;
+    SpinorFieldParams sg = sc;
+    sg.order = FieldOrder::blocked;
+    sg.space = runtime::MemSpace::device;
+    sg.device = gpu.device;
+    const SpinorField in_c = converted(b, sc, cpu);
+    const SpinorField in_g = converted(in_c, sg, gpu);
+    SpinorField out_c(sc), out_g(sg);
+    for (int parity : {0, 1}) {
+      dc.dslash(out_c, in_c, parity, parity == 1);
+      dg.dslash(out_g, in_g, parity, parity == 1);
+    }
+    runtime::synchronize(gpu);
+    EXPECT_LT(rel_diff(as_canonical(out_g, gpu), as_canonical(out_c, cpu)), tolerance(p)) << to_string(p);
+    EXPECT_GT(dslash_bytes(p, Reconstruct::r12, g.half_volume(), DslashKind::plain), 0.0);
+  }
+}
