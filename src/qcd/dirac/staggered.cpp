@@ -1,0 +1,364 @@
+// Naive and improved staggered operators (staggered.h): link preparation, field checks, and the
+// even-odd algebra on top of the hopping kernel (staggered_kernels.h).
+#include "gluon/qcd/dirac/staggered.h"
+
+#include <cmath>
+#include <string>
+
+#include "../ops_support.h"
+#include "dirac_factories.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/error.h"
+#include "staggered_dslash.h"
+
+namespace gluon::qcd {
+
+namespace {
+
+void check_common_params(const DiracParams& p, const Geometry& g, const char* who) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (p.boundary[mu] != 1.0 && p.boundary[mu] != -1.0)
+      throw InputError(std::string(who) + ": boundary phase in direction " + std::to_string(mu) +
+                       " must be +1 (periodic) or -1 (antiperiodic), found " + std::to_string(p.boundary[mu]));
+  if (p.even_odd && p.mass == 0.0)
+    throw InputError(std::string(who) + ": even-odd preconditioning needs a non-zero mass (x_o = (b_o - "
+                     "D_oe x_e) / m); use even_odd = false for m = 0");
+  if (!std::isfinite(p.mass)) throw InputError(std::string(who) + ": the mass is not finite");
+  const Coords& grid = g.grid();
+  if (grid[0] * grid[1] * grid[2] * grid[3] != 1)
+    throw InputError(std::string(who) + ": needs the whole lattice in one process (halo exchange of the "
+                     "staggered operator is not available yet)");
+}
+
+GaugeFieldParams target_params(const Geometry& g, Precision prec, Reconstruct r, FieldOrder order,
+                               const runtime::Exec& ex) {
+  GaugeFieldParams q;
+  q.geometry = g;
+  q.precision = prec;
+  q.reconstruct = r;
+  q.order = order;
+  q.space = runtime::memspace_for(ex);
+  q.device = ex.device;
+  return q;
+}
+
+GaugeField canonical_copy(const GaugeField& u, const runtime::Exec& ex) {
+  GaugeFieldParams cp;
+  cp.geometry = u.geometry();
+  return converted(u, cp, ex);
+}
+
+// Smallest power of two >= the largest |real entry| (1 for a zero field).
+double power_of_two_scale(const GaugeField& c) {
+  const auto* v = static_cast<const double*>(c.data());
+  double mx = 0.0;
+  for (std::int64_t i = 0; i < c.layout().size(); ++i) {
+    if (!std::isfinite(v[i])) throw InputError("staggered links: a link entry is not finite (NaN or Inf)");
+    mx = std::fmax(mx, std::fabs(v[i]));
+  }
+  if (mx == 0.0) return 1.0;
+  int e = 0;
+  std::frexp(mx, &e);  // mx = f 2^e, f in [0.5, 1)
+  return std::ldexp(1.0, e);
+}
+
+void scale_in_place(GaugeField& c, double factor) {
+  auto* v = static_cast<double*>(c.data());
+  for (std::int64_t i = 0; i < c.layout().size(); ++i) v[i] *= factor;
+}
+
+// L = c W with one real c and W in SU(3): c = cbrt(Re det L) of the first link, then every link
+// is checked. Tolerance 1e-6 admits links that went through single precision.
+double long_link_su3_scale(const GaugeField& c) {
+  const Geometry& g = c.geometry();
+  const Complex<double> d0 = det(c.link(0, 0));
+  const double scale = std::cbrt(d0.re);
+  if (!(std::fabs(scale) > 1e-12))
+    throw InputError("improved staggered: long links stored r12 must be c W with W in SU(3); the link at "
+                     "site 0, mu 0 has det " + std::to_string(d0.re) + " + " + std::to_string(d0.im) +
+                     "i; use long_reconstruct 18");
+  for (std::int64_t s = 0; s < g.volume(); ++s)
+    for (int mu = 0; mu < 4; ++mu) {
+      const SU3d w = (1.0 / scale) * c.link(s, mu);
+      const double dev = unitarity_deviation(w);
+      if (!(dev < 1e-6)) {
+        const Coords x = g.coords(s);
+        throw InputError("improved staggered: long links stored r12 must be c W with one real c for the "
+                         "field (here c = " + std::to_string(scale) + " from the first link) and W in SU(3); "
+                         "the link at (" + std::to_string(x[0]) + "," + std::to_string(x[1]) + "," +
+                         std::to_string(x[2]) + "," + std::to_string(x[3]) + "), mu " + std::to_string(mu) +
+                         " deviates by " + std::to_string(dev) + "; use long_reconstruct 18");
+      }
+    }
+  return scale;
+}
+
+void check_vector(const SpinorField& f, const Geometry& g, Precision prec, const runtime::Exec& ex,
+                  const char* what) {
+  const auto& p = f.params();
+  if (p.nspin != 1)
+    throw InputError(std::string("staggered operator: ") + what + " must be a colour-vector field (nspin 1), found nspin " +
+                     std::to_string(p.nspin));
+  if (p.precision != prec)
+    throw InputError(std::string("staggered operator: ") + what + " has precision " + to_string(p.precision) +
+                     ", the operator " + to_string(prec));
+  if (!(f.geometry() == g))
+    throw InputError(std::string("staggered operator: ") + what + " is on " + f.geometry().to_string() +
+                     ", the operator on " + g.to_string());
+  if (f.data() == nullptr) throw InputError(std::string("staggered operator: ") + what + " is not allocated");
+  detail::require_memory_for(p.space, p.device, ex, std::string("staggered operator (") + what + ")");
+}
+
+// Base such that eo index - base = site index of `f`, for sites of `parity`; InputError when f
+// holds neither all sites nor that parity.
+std::int64_t base_for(const SpinorField& f, int parity, std::int64_t half, const char* what) {
+  const SiteSubset s = f.params().subset;
+  if (s == SiteSubset::full) return 0;
+  const SiteSubset want = parity == 0 ? SiteSubset::even : SiteSubset::odd;
+  if (s != want)
+    throw InputError(std::string("staggered operator: ") + what + " must hold the " +
+                     (parity == 0 ? "even" : "odd") + " sites (or all sites), found the " +
+                     (s == SiteSubset::even ? "even" : "odd") + " sites");
+  return parity * half;
+}
+
+void copy_vector(SpinorField& dst, const SpinorField& src, const runtime::Exec& ex) {
+  if (dst.data() == src.data()) return;
+  convert(src, dst, ex);
+}
+
+}  // namespace
+
+FieldOrder StaggeredDirac::default_order(const runtime::Exec& ex) {
+  return ex.on_device() ? FieldOrder::blocked : FieldOrder::site_major;
+}
+
+StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex)
+    : StaggeredDirac(p, u, ex, default_order(ex)) {}
+
+StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex, FieldOrder order)
+    : DiracOperator(p, ex) {
+  if (p.type != DiracType::staggered)
+    throw InputError("StaggeredDirac(u): the operator type must be staggered, found " + to_string(p.type) +
+                     " (improved staggered takes fat and long links)");
+  if (u.bytes() == 0) throw InputError("staggered operator: the gauge field is empty");
+  check_common_params(p, u.geometry(), "staggered operator");
+  improved_ = false;
+  fat_ = converted(u, target_params(u.geometry(), p.precision, p.reconstruct, order, ex), ex);
+  init_common(order);
+}
+
+StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, const GaugeField& longlinks,
+                               const runtime::Exec& ex)
+    : StaggeredDirac(p, fat, longlinks, ex, default_order(ex)) {}
+
+StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, const GaugeField& longlinks,
+                               const runtime::Exec& ex, FieldOrder order)
+    : DiracOperator(p, ex) {
+  if (p.type != DiracType::improved_staggered)
+    throw InputError("StaggeredDirac(fat, long): the operator type must be improved-staggered, found " +
+                     to_string(p.type));
+  if (fat.bytes() == 0 || longlinks.bytes() == 0)
+    throw InputError("improved staggered operator: the fat or the long link field is empty");
+  if (!(fat.geometry() == longlinks.geometry()))
+    throw InputError("improved staggered operator: fat links on " + fat.geometry().to_string() +
+                     ", long links on " + longlinks.geometry().to_string());
+  if (p.reconstruct != Reconstruct::r18)
+    throw InputError("improved staggered operator: fat (smeared) links are not unitary, so they must be "
+                     "stored with reconstruct 18, found reconstruct " + to_string(p.reconstruct));
+  if (p.long_reconstruct == Reconstruct::r8)
+    throw InputError("improved staggered operator: long links can be stored with reconstruct 18 or 12 "
+                     "(c times SU(3)), found reconstruct 8");
+  check_common_params(p, fat.geometry(), "improved staggered operator");
+  improved_ = true;
+  const Geometry& g = fat.geometry();
+
+  GaugeField f = canonical_copy(fat, ex);
+  fat_scale_ = power_of_two_scale(f);
+  scale_in_place(f, 1.0 / fat_scale_);
+  fat_ = converted(f, target_params(g, p.precision, Reconstruct::r18, order, ex), ex);
+
+  GaugeField l = canonical_copy(longlinks, ex);
+  if (p.long_reconstruct == Reconstruct::r12) {
+    (void)power_of_two_scale(l);  // rejects NaN/Inf
+    long_scale_ = long_link_su3_scale(l);
+  } else {
+    long_scale_ = power_of_two_scale(l);
+  }
+  scale_in_place(l, 1.0 / long_scale_);
+  long_ = converted(l, target_params(g, p.precision, p.long_reconstruct, order, ex), ex);
+  init_common(order);
+}
+
+void StaggeredDirac::init_common(FieldOrder order) {
+  order_ = order;
+  runtime::synchronize(exec_);
+}
+
+SpinorFieldParams StaggeredDirac::full_params() const {
+  SpinorFieldParams q;
+  q.geometry = fat_.geometry();
+  q.nspin = 1;
+  q.subset = SiteSubset::full;
+  q.precision = params_.precision;
+  q.order = order_;
+  q.space = runtime::memspace_for(exec_);
+  q.device = exec_.device;
+  return q;
+}
+
+SpinorFieldParams StaggeredDirac::vector_params() const {
+  SpinorFieldParams q = full_params();
+  if (params_.even_odd) q.subset = SiteSubset::even;
+  return q;
+}
+
+SpinorField& StaggeredDirac::temporary(SiteSubset subset) const {
+  if (tmp_.data() == nullptr || tmp_.params().subset != subset) {
+    SpinorFieldParams q = full_params();
+    q.subset = subset;
+    tmp_ = SpinorField(q);
+  }
+  return tmp_;
+}
+
+void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
+                           double a, double b) const {
+  const Geometry& g = fat_.geometry();
+  const Precision prec = params_.precision;
+  check_vector(out, g, prec, exec_, "output");
+  check_vector(in, g, prec, exec_, "input");
+  if (x) check_vector(*x, g, prec, exec_, "xpay input");
+  if (out.data() == in.data())
+    throw InputError("staggered operator: the output and the input are one field (the hops read "
+                     "neighbours the output overwrites)");
+  const std::int64_t half = g.half_volume();
+  detail::StaggeredLaunch L;
+  L.ex = &exec_;
+  L.out = &out;
+  L.in = &in;
+  L.x = x;
+  L.fat = &fat_;
+  L.longlinks = improved_ ? &long_ : nullptr;
+  L.indexer = g.indexer();
+  for (int mu = 0, s = 0; mu < 4; ++mu) {
+    L.origin_parity[mu] = s & 1;
+    s += g.origin()[mu];
+    L.antiperiodic[mu] = params_.boundary[mu] < 0 ? 1 : 0;
+  }
+  if (parity < 0) {
+    for (const SpinorField* f : {static_cast<const SpinorField*>(&out), &in, x})
+      if (f && f->params().subset != SiteSubset::full)
+        throw InputError("staggered operator: the full-lattice operator needs full-lattice fields, found a "
+                         "single-parity field");
+    L.first = 0;
+    L.count = g.volume();
+  } else {
+    if (parity > 1) throw InputError("staggered dslash: parity must be 0 (even) or 1 (odd), found " + std::to_string(parity));
+    L.out_base = base_for(out, parity, half, "the output");
+    if (b != 0.0) L.in_base = base_for(in, 1 - parity, half, "the input");  // b = 0: a copy of x
+    if (x) L.x_base = base_for(*x, parity, half, "the xpay input");
+    L.first = parity * half;
+    L.count = half;
+  }
+  const double sb = dagger ? -b : b;
+  L.c_fat = 0.5 * sb * fat_scale_;
+  L.c_long = 0.5 * sb * long_scale_;
+  L.beta = a;
+  L.hopping = b != 0.0;
+  if (!L.hopping && !x) throw InputError("staggered operator: nothing to compute (b = 0 and no xpay input)");
+  switch (prec) {
+    case Precision::double_: return detail::launch_staggered_dslash_impl<double>(L);
+    case Precision::single: return detail::launch_staggered_dslash_impl<float>(L);
+    case Precision::half: return detail::launch_staggered_dslash_impl<std::int16_t>(L);
+  }
+  throw Error("staggered operator: unknown precision");
+}
+
+void StaggeredDirac::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {
+  if (parity != 0 && parity != 1)
+    throw InputError("staggered dslash: parity must be 0 (even) or 1 (odd), found " + std::to_string(parity));
+  apply(out, in, parity, dagger, nullptr, 0.0, 1.0);
+}
+
+void StaggeredDirac::dslash_xpay(SpinorField& out, const SpinorField& in, int parity, bool dagger,
+                                 const SpinorField& x, double a, double b) const {
+  if (parity != 0 && parity != 1)
+    throw InputError("staggered dslash: parity must be 0 (even) or 1 (odd), found " + std::to_string(parity));
+  apply(out, in, parity, dagger, &x, a, b);
+}
+
+void StaggeredDirac::M(SpinorField& out, const SpinorField& in) const {
+  if (out.data() == in.data()) throw InputError("staggered M: the output and the input are one field");
+  const double m = params_.mass;
+  if (params_.even_odd) {
+    // out_e = m^2 in_e - D_eo (D_oe in_e)
+    SpinorField& t = temporary(SiteSubset::odd);
+    apply(t, in, 1, false, nullptr, 0.0, 1.0);
+    apply(out, t, 0, false, &in, m * m, -1.0);
+  } else {
+    apply(out, in, -1, false, &in, m, 1.0);
+  }
+}
+
+void StaggeredDirac::Mdag(SpinorField& out, const SpinorField& in) const {
+  if (params_.even_odd) return M(out, in);  // Hermitian
+  if (out.data() == in.data()) throw InputError("staggered Mdag: the output and the input are one field");
+  apply(out, in, -1, false, &in, params_.mass, -1.0);
+}
+
+void StaggeredDirac::prepare(SpinorField& b_pc, const SpinorField& b_full) const {
+  if (b_full.params().subset != SiteSubset::full)
+    throw InputError("staggered prepare: the source must be a full-lattice field");
+  if (!params_.even_odd) return copy_vector(b_pc, b_full, exec_);
+  // b_e' = m b_e - D_eo b_o
+  apply(b_pc, b_full, 0, false, &b_full, params_.mass, -1.0);
+}
+
+void StaggeredDirac::reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const {
+  if (x_full.params().subset != SiteSubset::full || b_full.params().subset != SiteSubset::full)
+    throw InputError("staggered reconstruct: the solution and the source must be full-lattice fields");
+  if (!params_.even_odd) return copy_vector(x_full, x_pc, exec_);
+  if (x_pc.params().subset != SiteSubset::even)
+    throw InputError("staggered reconstruct: the preconditioned solution must hold the even sites");
+  const double m = params_.mass;
+  apply(x_full, x_pc, 0, false, &x_pc, 1.0, 0.0);          // x_e (a copy: no hops)
+  apply(x_full, x_pc, 1, false, &b_full, 1.0 / m, -1.0 / m);  // x_o = (b_o - D_oe x_e) / m
+}
+
+double StaggeredDirac::dslash_flops(bool xpay) const {
+  return static_cast<double>(fat_.geometry().half_volume()) * (flops_per_site() + (xpay ? 12.0 : 0.0));
+}
+
+double StaggeredDirac::flops_M() const {
+  if (params_.even_odd) return dslash_flops(false) + dslash_flops(true);
+  return 2.0 * dslash_flops(true);
+}
+
+double StaggeredDirac::dslash_bytes(bool xpay) const {
+  const Geometry& g = fat_.geometry();
+  const double w = bytes_per_real(params_.precision);
+  const double norm = params_.precision == Precision::half ? 4.0 : 0.0;
+  double link_reals = stored_reals(fat_.params().reconstruct);
+  if (improved_) link_reals += stored_reals(long_.params().reconstruct);
+  const double vectors = 2.0 + (xpay ? 1.0 : 0.0);
+  return 4.0 * static_cast<double>(g.volume()) * link_reals * w +
+         static_cast<double>(g.half_volume()) * vectors * (6.0 * w + norm);
+}
+
+namespace detail {
+
+std::unique_ptr<DiracOperator> make_staggered(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
+  return std::make_unique<StaggeredDirac>(p, u, ex);
+}
+
+std::unique_ptr<DiracOperator> make_improved_staggered_impl(const DiracParams& p, const GaugeField& fat,
+                                                            const GaugeField& longlinks, const runtime::Exec& ex) {
+  DiracParams q = p;
+  q.type = DiracType::improved_staggered;
+  return std::make_unique<StaggeredDirac>(q, fat, longlinks, ex);
+}
+
+}  // namespace detail
+
+}  // namespace gluon::qcd

@@ -1,0 +1,37 @@
+#pragma once
+// Private: the launcher of the staggered hopping kernel (staggered_kernels.h), one explicit
+// instantiation per storage precision in staggered_{double,single,half}_kernels.cpp.
+// staggered.cpp fills a StaggeredLaunch after checking every field; nothing here checks again.
+#include <cstdint>
+
+#include "gluon/qcd/gauge_field.h"
+#include "gluon/qcd/geometry.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/exec.h"
+
+namespace gluon::qcd::detail {
+
+struct StaggeredLaunch {
+  const runtime::Exec* ex = nullptr;
+  SpinorField* out = nullptr;
+  const SpinorField* in = nullptr;
+  const SpinorField* x = nullptr;  // xpay term (nullptr: none)
+  const GaugeField* fat = nullptr;        // one-hop links (thin for naive)
+  const GaugeField* longlinks = nullptr;  // three-hop links (nullptr: naive)
+  SiteIndexer indexer{};
+  int origin_parity[4] = {0, 0, 0, 0};
+  int antiperiodic[4] = {0, 0, 0, 0};
+  std::int64_t first = 0, count = 0;  // eo index range of the output sites
+  std::int64_t out_base = 0, in_base = 0, x_base = 0;
+  double c_fat = 0.5, c_long = 0.5, beta = 0.0;
+  bool hopping = true;  // false: out = beta x (no hops; a parity copy)
+};
+
+template <class Store>
+void launch_staggered_dslash_impl(const StaggeredLaunch& a);
+
+extern template void launch_staggered_dslash_impl<double>(const StaggeredLaunch&);
+extern template void launch_staggered_dslash_impl<float>(const StaggeredLaunch&);
+extern template void launch_staggered_dslash_impl<std::int16_t>(const StaggeredLaunch&);
+
+}  // namespace gluon::qcd::detail

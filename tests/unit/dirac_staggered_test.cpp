@@ -1,0 +1,543 @@
+// Naive and improved staggered operators: the plain reference against physics identities (free
+// field spectrum from momentum space, anti-hermiticity of D, gauge covariance), the fast kernels
+// against the reference for every precision x layout x link compression, the even-odd algebra
+// (spectrum of m^2 - D_eo D_oe, a CG solve that reconstructs the full solution), and error paths.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <random>
+#include <vector>
+
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/reference_staggered.h"
+#include "gluon/qcd/dirac/staggered.h"
+#include "gluon/qcd/dirac/staggered_links.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/gauge_start.h"
+#include "gluon/qcd/gauge_transform.h"
+#include "gluon/qcd/random_fields.h"
+#include "gluon/runtime/error.h"
+
+using namespace gluon;
+using namespace gluon::qcd;
+
+namespace {
+
+const runtime::Exec kCpu = runtime::cpu_exec();
+const std::array<double, 4> kAntiT{1.0, 1.0, 1.0, -1.0};
+constexpr double kPi = 3.14159265358979323846;
+
+SpinorFieldParams vec_params(const Geometry& g, SiteSubset subset = SiteSubset::full) {
+  SpinorFieldParams q;
+  q.geometry = g;
+  q.nspin = 1;
+  q.subset = subset;
+  return q;
+}
+
+SpinorField gaussian(const Geometry& g, std::uint64_t seed, SiteSubset subset = SiteSubset::full) {
+  SpinorField f(vec_params(g, subset));
+  fill_gaussian(f, seed, 7, kCpu);
+  return f;
+}
+
+GaugeField hot(const Geometry& g, std::uint64_t seed) {
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, seed, kCpu);
+  return u;
+}
+
+// Non-unitary links with Gaussian entries of standard deviation `sigma` (entries beyond 1 occur).
+GaugeField gaussian_links(const Geometry& g, std::uint64_t seed, double sigma) {
+  GaugeField u = GaugeField::canonical(g);
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> n(0.0, sigma);
+  auto* v = static_cast<double*>(u.data());
+  for (std::int64_t i = 0; i < u.layout().size(); ++i) v[i] = n(rng);
+  return u;
+}
+
+SpinorField to_canonical(const SpinorField& f) {
+  SpinorFieldParams q = f.params();
+  q.precision = Precision::double_;
+  q.order = FieldOrder::site_major;
+  q.space = runtime::MemSpace::host;
+  q.pad = 0;
+  return converted(f, q, kCpu);
+}
+
+std::complex<double> inner(const SpinorField& a, const SpinorField& b) {
+  std::complex<double> s = 0;
+  for (std::int64_t i = 0; i < a.params().sites(); ++i)
+    for (int c = 0; c < 3; ++c) {
+      const auto& x = a.color_vector(i).c[c];
+      const auto& y = b.color_vector(i).c[c];
+      s += std::conj(std::complex<double>(x.re, x.im)) * std::complex<double>(y.re, y.im);
+    }
+  return s;
+}
+
+double norm2(const SpinorField& a) { return inner(a, a).real(); }
+
+// max |a - b| over components, relative to max |b|.
+double max_rel_diff(const SpinorField& a, const SpinorField& b) {
+  double d = 0, m = 0;
+  for (std::int64_t i = 0; i < a.params().sites(); ++i)
+    for (int c = 0; c < 3; ++c) {
+      const auto& x = a.color_vector(i).c[c];
+      const auto& y = b.color_vector(i).c[c];
+      d = std::fmax(d, std::fmax(std::fabs(x.re - y.re), std::fabs(x.im - y.im)));
+      m = std::fmax(m, std::fmax(std::fabs(y.re), std::fabs(y.im)));
+    }
+  return d / m;
+}
+
+// The parity half of a full canonical field, as a single-parity canonical field.
+SpinorField parity_part(const SpinorField& full, int parity) {
+  const Geometry& g = full.geometry();
+  SpinorField f(vec_params(g, parity == 0 ? SiteSubset::even : SiteSubset::odd));
+  for (std::int64_t i = 0; i < g.half_volume(); ++i) f.color_vector(i) = full.color_vector(parity * g.half_volume() + i);
+  return f;
+}
+
+DiracParams stag_params(bool improved, Precision prec, Reconstruct r, Reconstruct lr, bool even_odd, double mass) {
+  DiracParams p;
+  p.type = improved ? DiracType::improved_staggered : DiracType::staggered;
+  p.mass = mass;
+  p.boundary = kAntiT;
+  p.even_odd = even_odd;
+  p.precision = prec;
+  p.reconstruct = r;
+  p.long_reconstruct = lr;
+  return p;
+}
+
+// Plane wave e^{i p.x} v with p_mu = 2 pi (n_mu + theta_mu) / L_mu (theta = 1/2 where antiperiodic).
+SpinorField plane_wave(const Geometry& g, const std::array<int, 4>& n, const std::array<double, 4>& bnd,
+                       std::array<double, 4>& p, SiteSubset subset = SiteSubset::full) {
+  for (int mu = 0; mu < 4; ++mu)
+    p[mu] = 2 * kPi * (n[mu] + (bnd[mu] < 0 ? 0.5 : 0.0)) / g.global_dims()[mu];
+  SpinorField f(vec_params(g, subset));
+  const std::int64_t base = subset == SiteSubset::odd ? g.half_volume() : 0;
+  const std::complex<double> v[3] = {{0.3, -0.2}, {0.5, 0.1}, {-0.4, 0.7}};
+  for (std::int64_t i = 0; i < f.params().sites(); ++i) {
+    const Coords x = g.coords(base + i);
+    double ph = 0;
+    for (int mu = 0; mu < 4; ++mu) ph += p[mu] * x[mu];
+    const std::complex<double> e = std::polar(1.0, ph);
+    for (int c = 0; c < 3; ++c) {
+      const std::complex<double> z = e * v[c];
+      f.color_vector(i).c[c] = Complex<double>(z.real(), z.imag());
+    }
+  }
+  return f;
+}
+
+// g(x) L_mu(x) g(x + dist mu)^+ on a canonical field.
+void transform_links(GaugeField& u, const GaugeTransform& g, int dist) {
+  const SiteIndexer idx = u.geometry().indexer();
+  for (std::int64_t s = 0; s < idx.volume; ++s)
+    for (int mu = 0; mu < 4; ++mu) u.link(s, mu) = g.at(s) * u.link(s, mu) * adj(g.at(idx.neighbour(s, mu, dist)));
+}
+
+SpinorField transform_vector(const SpinorField& f, const GaugeTransform& g) {
+  SpinorField r(f.params());
+  for (std::int64_t s = 0; s < f.params().sites(); ++s) r.color_vector(s) = g.at(s) * f.color_vector(s);
+  return r;
+}
+
+GaugeField copy_of(const GaugeField& u) { return converted(u, u.params(), kCpu); }
+
+const Geometry kG44({4, 4, 4, 4});
+const Geometry kG48({4, 4, 4, 8});
+
+}  // namespace
+
+// ---------------------------------------------------------------- reference: physics identities
+
+TEST(StaggeredReference, FreeFieldPlaneWavesDiagonaliseMinusDSquared) {
+  // On the unit gauge, -D^2 = sum_mu sin^2(p_mu) on plane waves (the eta_mu anticommute, so the
+  // cross terms cancel); with one-hop c1 U and three-hop c3 UUU it is sum (c1 sin p + c3 sin 3p)^2.
+  GaugeField u = GaugeField::canonical(kG48);
+  set_unit(u, kCpu);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  for (const auto& n : {std::array<int, 4>{0, 0, 0, 0}, {1, 0, 2, 3}, {3, 1, 1, 5}, {2, 3, 0, 1}}) {
+    std::array<double, 4> p{};
+    SpinorField psi = plane_wave(kG48, n, kAntiT, p);
+    SpinorField d1(psi.params()), d2(psi.params());
+    for (bool improved : {false, true}) {
+      double lam = 0, one = 0;
+      for (int mu = 0; mu < 4; ++mu) {
+        const double s = improved ? kNaikOneHop * std::sin(p[mu]) + kNaikThreeHop * std::sin(3 * p[mu])
+                                  : std::sin(p[mu]);
+        lam += s * s;
+        one += std::sin(p[mu]) * std::sin(p[mu]);
+      }
+      const GaugeField& f = improved ? links.fat : u;
+      const GaugeField* l = improved ? &links.longlinks : nullptr;
+      reference_staggered_dslash(d1, psi, f, l, kAntiT);
+      reference_staggered_dslash(d2, d1, f, l, kAntiT);
+      double err = 0;
+      for (std::int64_t s = 0; s < kG48.volume(); ++s)
+        for (int c = 0; c < 3; ++c) {
+          const auto a = d2.color_vector(s).c[c], b = psi.color_vector(s).c[c];
+          err = std::fmax(err, std::abs(std::complex<double>(a.re + lam * b.re, a.im + lam * b.im)));
+        }
+      EXPECT_LT(err, 1e-13) << "n = " << n[0] << n[1] << n[2] << n[3] << " improved " << improved;
+      // |D psi|^2 = lambda |psi|^2, and lambda differs between the two actions (non-trivial).
+      EXPECT_NEAR(norm2(d1), lam * norm2(psi), 1e-11 * norm2(psi));
+      if (improved && one > 0.1) EXPECT_GT(std::fabs(lam - one), 1e-3);
+    }
+  }
+}
+
+TEST(StaggeredReference, HoppingTermIsAntiHermitian) {
+  const GaugeField u = hot(kG48, 11);
+  const GaugeField fat = gaussian_links(kG48, 12, 0.5), lng = gaussian_links(kG48, 13, 0.1);
+  const SpinorField chi = gaussian(kG48, 1), psi = gaussian(kG48, 2);
+  SpinorField dchi(chi.params()), dpsi(psi.params());
+  for (bool improved : {false, true}) {
+    const GaugeField& f = improved ? fat : u;
+    const GaugeField* l = improved ? &lng : nullptr;
+    reference_staggered_dslash(dpsi, psi, f, l, kAntiT);
+    reference_staggered_dslash(dchi, chi, f, l, kAntiT);
+    const auto a = inner(chi, dpsi), b = inner(dchi, psi);
+    EXPECT_LT(std::abs(a + b), 1e-12 * std::abs(a)) << "improved " << improved;
+    EXPECT_GT(std::abs(a), 1.0);
+  }
+}
+
+TEST(StaggeredReference, GaugeCovariant) {
+  // D[U^g] (g psi) = g D[U] psi with F -> g F g(x+mu)^+, L -> g L g(x+3mu)^+.
+  GaugeField fat = gaussian_links(kG48, 21, 0.5), lng = gaussian_links(kG48, 22, 0.1);
+  const SpinorField psi = gaussian(kG48, 3);
+  SpinorField d(psi.params()), dg(psi.params());
+  reference_staggered_dslash(d, psi, fat, &lng, kAntiT);
+  const GaugeTransform g = random_gauge_transform(kG48, 5, kCpu);
+  transform_links(fat, g, 1);
+  transform_links(lng, g, 3);
+  reference_staggered_dslash(dg, transform_vector(psi, g), fat, &lng, kAntiT);
+  EXPECT_LT(max_rel_diff(dg, transform_vector(d, g)), 1e-13);
+  // A transformation of the long links with the wrong hop breaks it (the test can fail).
+  transform_links(lng, g, 1);
+  reference_staggered_dslash(dg, transform_vector(psi, g), fat, &lng, kAntiT);
+  EXPECT_GT(max_rel_diff(dg, transform_vector(d, g)), 1e-3);
+}
+
+TEST(StaggeredReference, BoundaryPhaseOnlyAtTheBoundary) {
+  // Flipping the t boundary phase changes D psi exactly on the sites whose hops wrap in t.
+  const GaugeField u = hot(kG48, 31);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const SpinorField psi = gaussian(kG48, 4);
+  SpinorField a(psi.params()), b(psi.params());
+  reference_staggered_dslash(a, psi, links.fat, &links.longlinks, kAntiT);
+  reference_staggered_dslash(b, psi, links.fat, &links.longlinks, {1, 1, 1, 1});
+  for (std::int64_t s = 0; s < kG48.volume(); ++s) {
+    const int t = kG48.coords(s)[3];
+    const bool wraps = t <= 2 || t >= 8 - 3;  // three-hop wraps from t = 0,1,2 and 5,6,7
+    double diff = 0;
+    for (int c = 0; c < 3; ++c) diff += abs(a.color_vector(s).c[c] - b.color_vector(s).c[c]);
+    if (wraps) EXPECT_GT(diff, 1e-6) << "t = " << t;
+    else EXPECT_LT(diff, 1e-14) << "t = " << t;
+  }
+}
+
+// ---------------------------------------------------------------- fast kernels vs reference
+
+namespace {
+double tolerance(Precision p, Reconstruct r) {
+  if (p == Precision::double_) return 1e-13;
+  if (p == Precision::single) return r == Reconstruct::r8 ? 2e-5 : 5e-6;
+  return 5e-3;
+}
+
+// Compares the fast full-lattice M, Mdag and single-parity dslash/dagger with the reference.
+void compare_with_reference(const StaggeredDirac& op, const GaugeField& fat, const GaugeField* lng, double tol) {
+  const Geometry& g = fat.geometry();
+  const double m = op.params().mass;
+  const SpinorField psi = gaussian(g, 41);
+  const SpinorField in = converted(psi, op.full_params(), kCpu);
+  // Reference on the input as the operator stores it (so the input's rounding is not counted).
+  const SpinorField psi_q = to_canonical(in);
+  SpinorField ref(psi.params()), out(op.full_params());
+  for (bool dagger : {false, true}) {
+    reference_staggered_M(ref, psi_q, m, fat, lng, op.params().boundary, dagger);
+    if (dagger) op.Mdag(out, in);
+    else op.M(out, in);
+    EXPECT_LT(max_rel_diff(to_canonical(out), ref), tol) << (dagger ? "Mdag" : "M");
+  }
+  reference_staggered_dslash(ref, psi_q, fat, lng, op.params().boundary);
+  for (int parity : {0, 1}) {
+    SpinorFieldParams pp = op.full_params(), pi = op.full_params();
+    pp.subset = parity == 0 ? SiteSubset::even : SiteSubset::odd;
+    pi.subset = parity == 0 ? SiteSubset::odd : SiteSubset::even;
+    const SpinorField in_p = converted(parity_part(psi_q, 1 - parity), pi, kCpu);
+    SpinorField o(pp);
+    for (bool dagger : {false, true}) {
+      op.dslash(o, in_p, parity, dagger);
+      SpinorField expect = parity_part(ref, parity);
+      if (dagger)
+        for (std::int64_t i = 0; i < g.half_volume(); ++i)
+          for (int c = 0; c < 3; ++c) expect.color_vector(i).c[c] = -expect.color_vector(i).c[c];
+      EXPECT_LT(max_rel_diff(to_canonical(o), expect), tol) << "dslash parity " << parity << " dagger " << dagger;
+    }
+  }
+}
+}  // namespace
+
+TEST(StaggeredFast, NaiveMatchesReferenceEveryPrecisionLayoutCompression) {
+  const GaugeField u = hot(kG48, 51);
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half})
+    for (FieldOrder order : {FieldOrder::site_major, FieldOrder::blocked})
+      for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8}) {
+        SCOPED_TRACE(to_string(prec) + " " + to_string(r) + (order == FieldOrder::blocked ? " blocked" : " site_major"));
+        const StaggeredDirac op(stag_params(false, prec, r, Reconstruct::r18, false, 0.13), u, kCpu, order);
+        compare_with_reference(op, u, nullptr, tolerance(prec, r));
+      }
+}
+
+TEST(StaggeredFast, ImprovedMatchesReferenceEveryPrecisionLayoutCompression) {
+  const GaugeField u = hot(kG48, 52);
+  // Non-unitary fat links with entries beyond 1 (exercises the stored scale) and long links:
+  // random (r18) or the unsmeared c W (r12).
+  const GaugeField fat = gaussian_links(kG48, 53, 0.6);
+  const GaugeField lng_random = gaussian_links(kG48, 54, 0.05);
+  const auto unsmeared = unsmeared_improved_links(u, kCpu);
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half})
+    for (FieldOrder order : {FieldOrder::site_major, FieldOrder::blocked})
+      for (Reconstruct lr : {Reconstruct::r18, Reconstruct::r12}) {
+        SCOPED_TRACE(to_string(prec) + " long " + to_string(lr) + (order == FieldOrder::blocked ? " blocked" : " site_major"));
+        const GaugeField& lng = lr == Reconstruct::r12 ? unsmeared.longlinks : lng_random;
+        const StaggeredDirac op(stag_params(true, prec, Reconstruct::r18, lr, false, 0.07), fat, lng, kCpu, order);
+        if (lr == Reconstruct::r12) EXPECT_NEAR(op.long_scale(), kNaikThreeHop, 1e-14);
+        compare_with_reference(op, fat, &lng, tolerance(prec, lr));
+      }
+}
+
+TEST(StaggeredFast, DslashIsAntiHermitianBetweenParities) {
+  // <chi_e, D_eo psi_o> = -<D_oe chi_e, psi_o>
+  const GaugeField u = hot(kG44, 61);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const StaggeredDirac naive(stag_params(false, Precision::double_, Reconstruct::r12, Reconstruct::r18, true, 0.1), u, kCpu);
+  const StaggeredDirac impr(stag_params(true, Precision::double_, Reconstruct::r18, Reconstruct::r12, true, 0.1),
+                            links.fat, links.longlinks, kCpu);
+  for (const StaggeredDirac* op : {&naive, &impr}) {
+    const SpinorField chi = gaussian(kG44, 5, SiteSubset::even), psi = gaussian(kG44, 6, SiteSubset::odd);
+    SpinorField dpsi(chi.params()), dchi(psi.params());
+    op->dslash(dpsi, psi, 0);
+    op->dslash(dchi, chi, 1);
+    const auto a = inner(chi, dpsi), b = inner(dchi, psi);
+    EXPECT_LT(std::abs(a + b), 1e-12 * std::abs(a));
+    // dagger = -D
+    SpinorField dd(chi.params());
+    op->dslash(dd, psi, 0, true);
+    for (std::int64_t i = 0; i < kG44.half_volume(); ++i)
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(dd.color_vector(i).c[c], -dpsi.color_vector(i).c[c]);
+  }
+}
+
+TEST(StaggeredFast, ImprovedGaugeCovariantWithUnsmearedLinks) {
+  GaugeField u = hot(kG48, 71);
+  const SpinorField psi = gaussian(kG48, 8);
+  const DiracParams p = stag_params(true, Precision::double_, Reconstruct::r18, Reconstruct::r12, false, 0.2);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const StaggeredDirac op(p, links.fat, links.longlinks, kCpu);
+  SpinorField a(psi.params()), b(psi.params());
+  op.M(a, psi);
+  const GaugeTransform g = random_gauge_transform(kG48, 9, kCpu);
+  apply_gauge_transform(u, g, kCpu);
+  const auto links_g = unsmeared_improved_links(u, kCpu);  // L -> g(x) L g(x+3mu)^+ automatically
+  const StaggeredDirac op_g(p, links_g.fat, links_g.longlinks, kCpu);
+  op_g.M(b, transform_vector(psi, g));
+  EXPECT_LT(max_rel_diff(b, transform_vector(a, g)), 1e-12);
+}
+
+// ---------------------------------------------------------------- even-odd
+
+TEST(StaggeredEvenOdd, FreeSpectrumOfSchurComplement) {
+  // On the unit gauge, (m^2 - D_eo D_oe) e^{ipx}|_even = (m^2 + sum_mu s_mu(p)^2) e^{ipx}|_even.
+  GaugeField u = GaugeField::canonical(kG44);
+  set_unit(u, kCpu);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const double m = 0.25;
+  for (bool improved : {false, true}) {
+    const DiracParams p = stag_params(improved, Precision::double_, Reconstruct::r18, Reconstruct::r12, true, m);
+    const StaggeredDirac op = improved ? StaggeredDirac(p, links.fat, links.longlinks, kCpu) : StaggeredDirac(p, u, kCpu);
+    EXPECT_TRUE(op.hermitian_positive());
+    for (const auto& n : {std::array<int, 4>{0, 0, 0, 0}, {1, 2, 0, 3}, {3, 3, 1, 2}}) {
+      std::array<double, 4> pm{};
+      const SpinorField psi = plane_wave(kG44, n, kAntiT, pm, SiteSubset::even);
+      double lam = m * m;
+      for (int mu = 0; mu < 4; ++mu) {
+        const double s = improved ? kNaikOneHop * std::sin(pm[mu]) + kNaikThreeHop * std::sin(3 * pm[mu])
+                                  : std::sin(pm[mu]);
+        lam += s * s;
+      }
+      SpinorField out(op.vector_params());
+      op.M(out, psi);
+      SpinorField expect(psi.params());
+      for (std::int64_t i = 0; i < kG44.half_volume(); ++i)
+        for (int c = 0; c < 3; ++c) expect.color_vector(i).c[c] = lam * psi.color_vector(i).c[c];
+      EXPECT_LT(max_rel_diff(out, expect), 1e-13) << "improved " << improved;
+    }
+  }
+}
+
+namespace {
+// Plain CG on the Hermitian positive M_ee (canonical double even fields); returns iterations.
+int host_cg(const StaggeredDirac& op, SpinorField& x, const SpinorField& b, double tol) {
+  const std::int64_t n = b.params().sites();
+  SpinorField r(b.params()), p(b.params()), ap(b.params());
+  for (std::int64_t i = 0; i < n; ++i) {
+    x.color_vector(i) = ColorVector<double>{};
+    r.color_vector(i) = b.color_vector(i);
+    p.color_vector(i) = b.color_vector(i);
+  }
+  double rr = norm2(r);
+  const double stop = tol * tol * norm2(b);
+  for (int k = 1; k <= 500; ++k) {
+    op.M(ap, p);
+    const double alpha = rr / inner(p, ap).real();
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) {
+        x.color_vector(i).c[c] += alpha * p.color_vector(i).c[c];
+        r.color_vector(i).c[c] -= alpha * ap.color_vector(i).c[c];
+      }
+    const double rr_new = norm2(r);
+    if (rr_new < stop) return k;
+    const double beta = rr_new / rr;
+    rr = rr_new;
+    for (std::int64_t i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c)
+        p.color_vector(i).c[c] = r.color_vector(i).c[c] + beta * p.color_vector(i).c[c];
+  }
+  return -1;
+}
+}  // namespace
+
+TEST(StaggeredEvenOdd, SolveReconstructsTheFullSolution) {
+  const GaugeField u = hot(kG44, 81);
+  const GaugeField fat = gaussian_links(kG44, 82, 0.3), lng = gaussian_links(kG44, 83, 0.05);
+  const double m = 0.3;
+  for (bool improved : {false, true}) {
+    SCOPED_TRACE(improved ? "improved" : "naive");
+    const DiracParams p = stag_params(improved, Precision::double_, Reconstruct::r18, Reconstruct::r18, true, m);
+    const std::unique_ptr<DiracOperator> base =
+        improved ? make_improved_staggered(p, fat, lng, kCpu) : make_dirac(p, u, kCpu);
+    const auto& op = dynamic_cast<const StaggeredDirac&>(*base);
+    const SpinorField b = gaussian(kG44, 10);
+    SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(op.full_params());
+    op.prepare(b_pc, b);
+    const int iters = host_cg(op, x_pc, b_pc, 1e-12);
+    ASSERT_GT(iters, 0) << "CG did not converge";
+    op.reconstruct(x, x_pc, b);
+    // Full M x = b with the reference.
+    SpinorField mx(b.params());
+    reference_staggered_M(mx, x, m, improved ? fat : u, improved ? &lng : nullptr, kAntiT);
+    double rr = 0;
+    for (std::int64_t s = 0; s < kG44.volume(); ++s)
+      for (int c = 0; c < 3; ++c) rr += norm2(mx.color_vector(s).c[c] - b.color_vector(s).c[c]);
+    EXPECT_LT(std::sqrt(rr / norm2(b)), 1e-10);
+  }
+}
+
+TEST(StaggeredEvenOdd, FullFormPrepareReconstructCopyAndFlopCounts) {
+  const GaugeField u = hot(kG44, 91);
+  const StaggeredDirac full(stag_params(false, Precision::double_, Reconstruct::r12, Reconstruct::r18, false, 0.1), u, kCpu);
+  EXPECT_FALSE(full.hermitian_positive());
+  EXPECT_EQ(full.vector_params().subset, SiteSubset::full);
+  const SpinorField b = gaussian(kG44, 11);
+  SpinorField b_pc(full.vector_params()), x(full.full_params());
+  full.prepare(b_pc, b);
+  EXPECT_EQ(max_rel_diff(b_pc, b), 0.0);
+  full.reconstruct(x, b_pc, b);
+  EXPECT_EQ(max_rel_diff(x, b), 0.0);
+  // Flops: full M = two parities of (570 + 12); even-odd = 570 + 582 per even site.
+  EXPECT_DOUBLE_EQ(full.flops_M(), 256.0 * 582.0);
+  const StaggeredDirac eo(stag_params(false, Precision::double_, Reconstruct::r12, Reconstruct::r18, true, 0.1), u, kCpu);
+  EXPECT_DOUBLE_EQ(eo.flops_M(), 128.0 * (570.0 + 582.0));
+  EXPECT_DOUBLE_EQ(eo.dslash_flops(), 128.0 * 570.0);
+  // Bytes: 4V links x 12 reals x 8 bytes + V/2 x (in + out) x 6 x 8.
+  EXPECT_DOUBLE_EQ(eo.dslash_bytes(), 4.0 * 256 * 12 * 8 + 128.0 * 2 * 48);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const StaggeredDirac ih(stag_params(true, Precision::half, Reconstruct::r18, Reconstruct::r12, true, 0.1),
+                          links.fat, links.longlinks, kCpu);
+  EXPECT_DOUBLE_EQ(ih.dslash_flops(), 128.0 * 1146.0);
+  EXPECT_DOUBLE_EQ(ih.dslash_bytes(true), 4.0 * 256 * (18 + 12) * 2 + 128.0 * 3 * (12 + 4));
+  EXPECT_DOUBLE_EQ(ih.fat_scale(), 2.0);  // 9/8 -> next power of two
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(StaggeredErrors, RefusesWhatItCannotDo) {
+  const GaugeField u = hot(kG44, 101);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  auto naive = [&](DiracParams p) { return StaggeredDirac(p, u, kCpu); };
+  auto impr = [&](DiracParams p, const GaugeField& l) { return StaggeredDirac(p, links.fat, l, kCpu); };
+  const DiracParams pn = stag_params(false, Precision::double_, Reconstruct::r18, Reconstruct::r18, true, 0.1);
+  const DiracParams pi = stag_params(true, Precision::double_, Reconstruct::r18, Reconstruct::r18, true, 0.1);
+  DiracParams q = pi;
+  q.reconstruct = Reconstruct::r12;
+  EXPECT_THROW(impr(q, links.longlinks), InputError);  // fat links not unitary
+  q.reconstruct = Reconstruct::r8;
+  EXPECT_THROW(impr(q, links.longlinks), InputError);
+  q = pi;
+  q.long_reconstruct = Reconstruct::r8;
+  EXPECT_THROW(impr(q, links.longlinks), InputError);
+  q.long_reconstruct = Reconstruct::r12;
+  EXPECT_THROW(impr(q, gaussian_links(kG44, 5, 0.1)), InputError);  // not c x SU(3)
+  EXPECT_NO_THROW(impr(q, links.longlinks));
+  q = pn;
+  q.boundary[3] = 0.5;
+  EXPECT_THROW(naive(q), InputError);
+  q = pn;
+  q.mass = 0.0;
+  EXPECT_THROW(naive(q), InputError);  // even-odd needs m != 0
+  q.even_odd = false;
+  EXPECT_NO_THROW(naive(q));
+  q = pn;
+  q.type = DiracType::wilson;
+  EXPECT_THROW(naive(q), InputError);
+  EXPECT_THROW(make_dirac(pi, u, kCpu), InputError);
+  try {
+    impr([] {
+      DiracParams r = stag_params(true, Precision::double_, Reconstruct::r12, Reconstruct::r18, true, 0.1);
+      return r;
+    }(), links.longlinks);
+    FAIL() << "fat r12 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("reconstruct 18"), std::string::npos) << e.what();
+  }
+
+  const StaggeredDirac op = naive(pn);
+  SpinorField e = gaussian(kG44, 1, SiteSubset::even), o = gaussian(kG44, 2, SiteSubset::odd);
+  SpinorField e2(e.params());
+  EXPECT_THROW(op.dslash(e, e2, 0), InputError);  // input has the wrong parity
+  EXPECT_THROW(op.dslash(o, o, 1), InputError);   // wrong parity, and aliasing
+  EXPECT_THROW(op.dslash(e, o, 2), InputError);
+  EXPECT_THROW(op.M(e, e), InputError);  // output aliases input
+  SpinorFieldParams dp = e.params();
+  dp.nspin = 4;
+  SpinorField dirac(dp);
+  EXPECT_THROW(op.dslash(dirac, o, 0), InputError);
+  SpinorFieldParams sp = e.params();
+  sp.precision = Precision::single;
+  SpinorField single(sp);
+  EXPECT_THROW(op.dslash(single, o, 0), InputError);
+  SpinorField other = gaussian(kG48, 3, SiteSubset::odd);
+  EXPECT_THROW(op.dslash(e, other, 0), InputError);
+  EXPECT_NO_THROW(op.dslash(e, o, 0));
+
+  // The reference takes canonical full fields only.
+  SpinorField full = gaussian(kG44, 4), full2(full.params());
+  EXPECT_THROW(reference_staggered_dslash(e, o, u, nullptr, kAntiT), InputError);
+  EXPECT_THROW(reference_staggered_dslash(full2, full, u, nullptr, {1, 1, 1, 0.5}), InputError);
+  GaugeField us = converted(u, [&] {
+    GaugeFieldParams g = u.params();
+    g.precision = Precision::single;
+    return g;
+  }(), kCpu);
+  EXPECT_THROW(reference_staggered_dslash(full2, full, us, nullptr, kAntiT), InputError);
+}
