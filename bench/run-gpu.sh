@@ -5,15 +5,18 @@
 #   bench/run-gpu.sh            # or: OUT=/some/dir bench/run-gpu.sh  to keep the logs
 #
 # It prints the GPU (nvidia-smi), configures the 'cuda' preset in build-cuda (Ninja), builds
-# everything with -j16, runs the gpu-labelled tests, then the whole CPU+GPU suite. Every step's
-# output is tee'd into $OUT (when set): nvidia-smi.log, configure.log, build.log, ctest-gpu.log,
-# ctest-all.log, summary.log. Exits non-zero when any step fails; both test runs happen even when
+# everything with -j16, runs the gpu-labelled tests, then the whole CPU+GPU suite, then the
+# benchmarks (gluon bench copy, and gluon bench dslash for every operator of issue 3's table at
+# 32^4; bench/README.md). Every step's output is tee'd into $OUT (when set): nvidia-smi.log,
+# configure.log, build.log, ctest-gpu.log, ctest-all.log, bench.log, summary.log; the benchmark
+# JSON goes to $OUT/bench/<device>/*.json and the tune cache to $OUT/tunecache.json. Exits non-zero when any step fails; both test runs happen even when
 # the first one fails, so one trip to the machine shows everything.
 #
 # Nothing is installed or downloaded: toml++ (absent there) comes from .deps/tomlpp/usr/include,
 # which travels with the repository and which CMake already searches.
 # Environment: JOBS (build parallelism, default 16), CTEST_JOBS (default 8), BUILD_DIR (default
-# build-cuda; the preset's folder), CMAKE_EXTRA (more configure arguments).
+# build-cuda; the preset's folder), CMAKE_EXTRA (more configure arguments), BENCH=0 (skip the
+# benchmarks), BENCH_LATTICE (default 32,32,32,32).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -124,14 +127,55 @@ gauge_on_gpu() {
 }
 run_step gluon-gauge gauge_on_gpu || cli_rc=$?
 
+# Benchmarks (bench/README.md): the copy bandwidth, then each dslash of issue 3's table, each with
+# the copy measured in the same run. JSON into $LOG_DIR/bench/<device>/, tune cache beside it.
+bench_rc=0
+if [[ "${BENCH:-1}" != 0 ]]; then
+  export GLUON_TUNE_CACHE="$LOG_DIR/tunecache.json"
+  BENCH_DIR="$LOG_DIR/bench"
+  BENCH_LATTICE=${BENCH_LATTICE:-32,32,32,32}
+  benchmarks() {
+    local rc=0 op prec recon
+    "$GLUON" bench copy --backend cuda --json --save "$BENCH_DIR" || rc=1
+    # operator precision recon: double/single/half r12 and single r8 (Wilson, clover); staggered
+    # thin links r12 (QUDA's table: recon 13); improved: fat links r18, long links r12 (13).
+    while read -r op prec recon; do
+      echo "--- dslash $op $prec recon $recon at $BENCH_LATTICE"
+      "$GLUON" bench dslash --backend cuda --operator "$op" --precision "$prec" --recon "$recon" \
+        --lattice "$BENCH_LATTICE" --json --save "$BENCH_DIR" || rc=1
+    done <<'TABLE'
+wilson double 12
+wilson single 12
+wilson half 12
+wilson single 8
+clover double 12
+clover single 12
+clover half 12
+clover single 8
+staggered double 12
+staggered single 12
+staggered half 12
+improved-staggered double 12
+improved-staggered single 12
+improved-staggered half 12
+TABLE
+    # the second run of one case starts from the tune cache the first wrote
+    echo "--- again, tuned from $GLUON_TUNE_CACHE"
+    "$GLUON" bench dslash --backend cuda --operator wilson --precision single --recon 12 \
+      --lattice "$BENCH_LATTICE" || rc=1
+    return "$rc"
+  }
+  run_step bench benchmarks || bench_rc=$?
+fi
+
 # Skipped gpu tests mean no usable device: say so loudly (ctest marks them ***Skipped).
 if grep -qE '\*\*\*Skipped|no CUDA device' "$LOG_DIR/ctest-gpu.log" 2>/dev/null; then
   say "WARNING: gpu tests were skipped (no usable CUDA device seen by the tests)"
   status=1
 fi
 
-say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc, gluon commands exit $cli_rc"
-if ((gpu_rc != 0 || all_rc != 0 || cli_rc != 0 || status != 0)); then
+say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc, gluon commands exit $cli_rc, benchmarks exit $bench_rc"
+if ((gpu_rc != 0 || all_rc != 0 || cli_rc != 0 || bench_rc != 0 || status != 0)); then
   say "FAILED"
   exit 1
 fi

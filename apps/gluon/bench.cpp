@@ -1,0 +1,301 @@
+// gluon bench copy|dslash|solver: benchmarks (programs, never timed tests; docs/bench.md).
+//   copy    streaming copy bandwidth (read + write) of a large buffer where the backend runs
+//   dslash  one-parity dslash of an operator: GFLOP/s by the stated flop count, effective GB/s by
+//           the minimum traffic, and the fraction of the copy bandwidth measured in the same run
+//   solver  a solve with the Krylov solvers of qcd/solvers, against the bare operator
+// --json prints one object; --save DIR also writes it to DIR/<device>/<name>.json (atomically).
+#include <fmt/format.h>
+
+#include <cctype>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "commands.h"
+#include "gluon/build_info.h"
+#include "gluon/io/atomic_file.h"
+#include "gluon/qcd/bench/copy.h"
+#include "gluon/qcd/bench/dslash_bench.h"
+#include "gluon/qcd/bench/traffic.h"
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/geometry.h"
+#include "gluon/qcd/precision.h"
+#include "gluon/runtime/device_info.h"
+#include "gluon/runtime/error.h"
+#include "gluon/runtime/exec.h"
+#include "gluon/runtime/tune.h"
+
+namespace gluon::apps {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct CommonOptions {
+  std::string backend = "auto";
+  bool json = false;
+  std::string save;
+};
+
+struct CopyOptions {
+  double size_mib = 0;  // 0: 1024 on a GPU, 256 on the CPU
+  int iterations = 50;
+};
+
+struct DslashOptions {
+  std::string op = "wilson", precision = "single", recon = "12", lattice = "32,32,32,32";
+  int iterations = 100, warmup = 10;
+  std::uint64_t seed = 2026;
+  CopyOptions copy{0, 20};
+};
+
+std::string device_name(const runtime::Exec& ex) {
+  if (ex.on_device()) {
+    for (const auto& d : runtime::list_devices())
+      if (d.ordinal == ex.device) return d.name;
+    return "cuda device " + std::to_string(ex.device);
+  }
+  const auto h = runtime::host_info();
+  return fmt::format("CPU {} ({} threads)", h.cpu_model, h.threads);
+}
+
+std::string slug(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u)) {
+      o += static_cast<char>(std::tolower(u));
+    } else if (!o.empty() && o.back() != '-') {
+      o += '-';
+    }
+  }
+  while (!o.empty() && o.back() == '-') o.pop_back();
+  return o.empty() ? "unknown" : o;
+}
+
+std::string lattice_text(const qcd::Coords& d) { return fmt::format("{}x{}x{}x{}", d[0], d[1], d[2], d[3]); }
+
+json context(const runtime::Exec& ex) {
+  json j;
+  j["device"] = device_name(ex);
+  j["backend"] = runtime::to_string(ex.backend);
+  j["commit"] = build::git;
+  j["version"] = build::version;
+  const auto h = runtime::host_info();
+  j["host"] = {{"hostname", h.hostname}, {"cpu", h.cpu_model}, {"omp_threads", h.threads}};
+  j["tuning"] = ex.on_device() ? (runtime::tuning_enabled() ? "on" : "off (GLUON_TUNE=0)") : "none on the CPU (OpenMP)";
+  return j;
+}
+
+void add_tune_stats(json& j, const runtime::Exec& ex) {
+  if (!ex.on_device()) return;
+  const auto s = runtime::tune_stats();
+  j["tune_cache"] = {{"path", runtime::tune_cache_path()}, {"hits", s.hits}, {"tuned_now", s.tuned},
+                     {"entries", s.entries}};
+}
+
+void emit(const json& j, const CommonOptions& c, const std::string& file_name, const std::string& text) {
+  if (c.json)
+    fmt::print("{}\n", j.dump(2));
+  else
+    fmt::print("{}", text);
+  if (!c.save.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(c.save) / slug(j.value("device", std::string("unknown")));
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw IoError(dir.string() + ": cannot create directory: " + ec.message());
+    const std::string path = (dir / (file_name + ".json")).string();
+    io::AtomicFile f(path);
+    f.write(j.dump(2) + "\n");
+    f.commit();
+    if (!c.json) fmt::print("saved        {}\n", path);
+  }
+}
+
+std::size_t copy_bytes_for(const runtime::Exec& ex, double size_mib) {
+  if (size_mib < 0) throw InputError(fmt::format("bench: --size-mib must be positive, found {}", size_mib));
+  const double mib = size_mib > 0 ? size_mib : (ex.on_device() ? 1024.0 : 256.0);
+  return static_cast<std::size_t>(mib * 1024.0 * 1024.0);
+}
+
+qcd::bench::CopyBenchResult copy_result(const runtime::Exec& ex, const CopyOptions& o) {
+  if (o.iterations < 1) throw InputError(fmt::format("bench: --iterations must be at least 1, found {}", o.iterations));
+  qcd::bench::CopyBenchParams p;
+  p.bytes = copy_bytes_for(ex, o.size_mib);
+  p.calls = o.iterations;
+  return qcd::bench::measure_copy(ex, p);
+}
+
+json copy_json(const qcd::bench::CopyBenchResult& r) {
+  json j;
+  j["copy_gbs"] = r.copy_gbs;
+  j["kernel_copy_gbs"] = r.kernel_gbs;
+  j["memcpy_gbs"] = r.memcpy_gbs;
+  j["bytes_per_buffer"] = r.bytes;
+  j["calls"] = r.calls;
+  j["kernel_ms"] = r.kernel_ms;
+  j["memcpy_ms"] = r.memcpy_ms;
+  j["bytes_counted"] = "read + write: 2 x bytes_per_buffer per call; 1 GB = 1e9 bytes; median over calls";
+  return j;
+}
+
+std::string copy_line(const qcd::bench::CopyBenchResult& r, const runtime::Exec& ex) {
+  std::string s = fmt::format("copy         {:.1f} GB/s (read + write; {:.1f} MiB buffers, median of {})\n", r.copy_gbs,
+                              static_cast<double>(r.bytes) / (1024.0 * 1024.0), r.calls);
+  s += fmt::format("             kernel {:.1f} GB/s{}\n", r.kernel_gbs,
+                   ex.on_device() ? fmt::format(", cudaMemcpy {:.1f} GB/s", r.memcpy_gbs) : std::string(" (OpenMP)"));
+  return s;
+}
+
+void run_copy(const CommonOptions& c, const CopyOptions& o) {
+  const runtime::Exec ex = runtime::exec_from_name(c.backend);
+  const auto r = copy_result(ex, o);
+  json j;
+  j["benchmark"] = "copy";
+  j.update(context(ex));
+  j.update(copy_json(r));
+  add_tune_stats(j, ex);
+  std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
+  text += copy_line(r, ex);
+  emit(j, c, "copy", text);
+}
+
+// Checks the flags that need no operator, so that mistakes are reported before any work.
+struct DslashSetup {
+  qcd::DiracType type;
+  qcd::Precision precision;
+  qcd::Reconstruct recon;
+  qcd::Coords lattice;
+};
+
+DslashSetup parse_dslash(const DslashOptions& o) {
+  DslashSetup s{qcd::parse_dirac_type(o.op), qcd::parse_precision(o.precision), qcd::parse_reconstruct(o.recon),
+                qcd::parse_lattice(o.lattice)};
+  const qcd::Geometry g(s.lattice);  // validates the extents
+  (void)g;
+  if (o.iterations < 1) throw InputError(fmt::format("bench: --iterations must be at least 1, found {}", o.iterations));
+  if (o.warmup < 0) throw InputError(fmt::format("bench: --warmup must be >= 0, found {}", o.warmup));
+  if (s.type == qcd::DiracType::improved_staggered && s.recon == qcd::Reconstruct::r8)
+    throw InputError("bench dslash: improved staggered: --recon sets the long links, which are stored r18 or r12 "
+                     "(fat links are always r18); found 8");
+  return s;
+}
+
+void run_dslash(const CommonOptions& c, const DslashOptions& o) {
+  const DslashSetup s = parse_dslash(o);
+  const runtime::Exec ex = runtime::exec_from_name(c.backend);
+  const auto copy = copy_result(ex, o.copy);
+
+  qcd::bench::DslashBenchParams p;
+  p.type = s.type;
+  p.precision = s.precision;
+  p.recon = s.recon;
+  p.lattice = s.lattice;
+  p.exec = ex;
+  p.calls = o.iterations;
+  p.warmup = o.warmup;
+  p.seed = o.seed;
+  const auto r = qcd::bench::run_dslash_bench(p);
+  const double fraction = copy.copy_gbs > 0 ? r.effective_gbs / copy.copy_gbs : 0.0;
+  const bool improved = s.type == qcd::DiracType::improved_staggered;
+  const std::string recon_text = improved ? fmt::format("fat 18, long {}", static_cast<int>(s.recon))
+                                          : std::to_string(static_cast<int>(s.recon));
+
+  json j;
+  j["benchmark"] = "dslash";
+  j["gflops"] = r.gflops;
+  j["effective_gbs"] = r.effective_gbs;
+  j["copy_gbs"] = copy.copy_gbs;
+  j["fraction_of_copy"] = fraction;
+  j.update(context(ex));
+  j["operator"] = qcd::to_string(s.type);
+  j["precision"] = qcd::to_string(s.precision);
+  j["recon"] = static_cast<int>(s.recon);
+  if (improved) j["fat_recon"] = 18;
+  j["lattice"] = {s.lattice[0], s.lattice[1], s.lattice[2], s.lattice[3]};
+  j["volume"] = qcd::Geometry(s.lattice).volume();
+  j["calls"] = o.iterations;
+  j["warmup"] = o.warmup;
+  j["seed"] = o.seed;
+  j["method"] = r.method;
+  j["dslash_ms"] = r.dslash_ms;
+  j["call_ms"] = r.call_ms;
+  j["flops_per_site"] = r.cost.flops_per_site;
+  j["flops_per_dslash"] = r.cost.flops;
+  j["bytes_per_dslash"] = r.cost.bytes;
+  j["bytes_formula"] = r.cost.formula;
+  j["operator_gflops"] = r.operator_gflops;
+  j["copy"] = copy_json(copy);
+  add_tune_stats(j, ex);
+
+  std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
+  text += copy_line(copy, ex);
+  text += fmt::format("dslash       {} {} recon {} on {}: {:.4f} ms per one-parity dslash ({}, median of {})\n",
+                      qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
+                      r.dslash_ms, r.method, o.iterations);
+  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), operator {:.1f} GFLOP/s\n", r.gflops,
+                      r.cost.flops_per_site, r.operator_gflops);
+  text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
+                      r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
+  const std::string name = fmt::format("dslash-{}-{}-r{}-{}", slug(qcd::to_string(s.type)), qcd::to_string(s.precision),
+                                       static_cast<int>(s.recon), lattice_text(s.lattice));
+  emit(j, c, name, text);
+}
+
+void run_solver(const CommonOptions&, const DslashOptions& o) {
+  parse_dslash(o);
+  throw Error("bench solver: the Krylov solvers (qcd/solvers) are not built yet");
+}
+
+void add_common(CLI::App* cmd, CommonOptions& c) {
+  cmd->add_option("--backend", c.backend, "auto, cpu or cuda")->capture_default_str();
+  cmd->add_flag("--json", c.json, "Print one JSON object");
+  cmd->add_option("--save", c.save, "Also write the JSON to DIR/<device>/<benchmark>.json");
+}
+
+void add_operator_flags(CLI::App* cmd, DslashOptions& o) {
+  cmd->add_option("--operator", o.op, "wilson, clover, staggered or improved-staggered")->capture_default_str();
+  cmd->add_option("--precision", o.precision, "double, single or half")->capture_default_str();
+  cmd->add_option("--recon", o.recon, "Link compression 18, 12 or 8 (improved staggered: the long links)")
+      ->capture_default_str();
+  cmd->add_option("--lattice", o.lattice, "Lattice X,Y,Z,T (even extents)")->capture_default_str();
+  cmd->add_option("--iterations", o.iterations, "Timed calls (the median is reported)")->capture_default_str();
+  cmd->add_option("--warmup", o.warmup, "Untimed calls first (they also tune the GPU kernels)")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of the random gauge field and source")->capture_default_str();
+  cmd->add_option("--copy-size-mib", o.copy.size_mib, "Buffer size of the copy measured alongside (0: auto)")
+      ->capture_default_str();
+  cmd->add_option("--copy-iterations", o.copy.iterations, "Timed calls of that copy")->capture_default_str();
+}
+
+}  // namespace
+
+void register_bench(CLI::App& app) {
+  auto* bench = app.add_subcommand("bench", "Benchmarks: copy bandwidth, dslash, solver (docs/bench.md)");
+  bench->require_subcommand(1);
+
+  auto common_copy = std::make_shared<CommonOptions>();
+  auto copy_opts = std::make_shared<CopyOptions>();
+  auto* copy = bench->add_subcommand("copy", "Streaming copy bandwidth (read + write) where the backend runs");
+  add_common(copy, *common_copy);
+  copy->add_option("--size-mib", copy_opts->size_mib, "Bytes per buffer in MiB (0: 1024 on a GPU, 256 on the CPU)")
+      ->capture_default_str();
+  copy->add_option("--iterations", copy_opts->iterations, "Timed calls (the median is reported)")->capture_default_str();
+  copy->callback([common_copy, copy_opts] { run_copy(*common_copy, *copy_opts); });
+
+  auto common_dslash = std::make_shared<CommonOptions>();
+  auto dslash_opts = std::make_shared<DslashOptions>();
+  auto* dslash = bench->add_subcommand("dslash", "One-parity dslash: GFLOP/s, effective GB/s, fraction of copy");
+  add_common(dslash, *common_dslash);
+  add_operator_flags(dslash, *dslash_opts);
+  dslash->callback([common_dslash, dslash_opts] { run_dslash(*common_dslash, *dslash_opts); });
+
+  auto common_solver = std::make_shared<CommonOptions>();
+  auto solver_opts = std::make_shared<DslashOptions>();
+  auto* solver = bench->add_subcommand("solver", "A Krylov solve against the bare operator");
+  add_common(solver, *common_solver);
+  add_operator_flags(solver, *solver_opts);
+  solver->callback([common_solver, solver_opts] { run_solver(*common_solver, *solver_opts); });
+}
+
+}  // namespace gluon::apps
