@@ -18,27 +18,25 @@
 namespace gluon::qcd::detail {
 
 // h = (1 + sgn g_mu) psi restricted to spin rows 0, 1 (rows 2, 3 follow: chi = sgn g_mu chi).
-template <int mu, int sgn, class T>
-GLUON_HD_INLINE void spin_project(const Spinor<T>& p, ColorVector<T>& h0, ColorVector<T>& h1) {
+// sgn = +-1 is a run-time value (dagger swaps the projectors): one kernel serves D and D^dagger,
+// which halves the nvcc compile time at the cost of a multiply the memory-bound kernel hides.
+template <int mu, class T>
+GLUON_HD_INLINE void spin_project(const Spinor<T>& p, ColorVector<T>& h0, ColorVector<T>& h1, T sgn) {
   constexpr GammaEntry e0 = gamma_entry(mu, 0);
   constexpr GammaEntry e1 = gamma_entry(mu, 1);
   for (int c = 0; c < 3; ++c) {
     const Complex<T> g0 = times_i_power(p.s[e0.col].c[c], e0.phase);
     const Complex<T> g1 = times_i_power(p.s[e1.col].c[c], e1.phase);
-    if constexpr (sgn > 0) {
-      h0.c[c] = p.s[0].c[c] + g0;
-      h1.c[c] = p.s[1].c[c] + g1;
-    } else {
-      h0.c[c] = p.s[0].c[c] - g0;
-      h1.c[c] = p.s[1].c[c] - g1;
-    }
+    h0.c[c] = p.s[0].c[c] + sgn * g0;
+    h1.c[c] = p.s[1].c[c] + sgn * g1;
   }
 }
 
 // acc += (the full 4-spinor rebuilt from the transported rows 0, 1):
 // rows 0, 1 = u0, u1; row r = 2, 3: sgn i^phase(r) u_{col(r)}.
-template <int mu, int sgn, class T>
-GLUON_HD_INLINE void spin_reconstruct_add(Spinor<T>& acc, const ColorVector<T>& u0, const ColorVector<T>& u1) {
+template <int mu, class T>
+GLUON_HD_INLINE void spin_reconstruct_add(Spinor<T>& acc, const ColorVector<T>& u0, const ColorVector<T>& u1,
+                                          T sgn) {
   constexpr GammaEntry e2 = gamma_entry(mu, 2);
   constexpr GammaEntry e3 = gamma_entry(mu, 3);
   static_assert(e2.col < 2 && e3.col < 2, "g_mu must map rows 2,3 onto rows 0,1");
@@ -47,13 +45,8 @@ GLUON_HD_INLINE void spin_reconstruct_add(Spinor<T>& acc, const ColorVector<T>& 
     acc.s[1].c[c] += u1.c[c];
     const Complex<T> r2 = times_i_power(e2.col == 0 ? u0.c[c] : u1.c[c], e2.phase);
     const Complex<T> r3 = times_i_power(e3.col == 0 ? u0.c[c] : u1.c[c], e3.phase);
-    if constexpr (sgn > 0) {
-      acc.s[2].c[c] += r2;
-      acc.s[3].c[c] += r3;
-    } else {
-      acc.s[2].c[c] -= r2;
-      acc.s[3].c[c] -= r3;
-    }
+    acc.s[2].c[c] += sgn * r2;
+    acc.s[3].c[c] += sgn * r3;
   }
 }
 
@@ -62,7 +55,10 @@ GLUON_HD_INLINE void scale_cv(ColorVector<T>& v, T s) {
   for (int c = 0; c < 3; ++c) v.c[c] *= s;
 }
 
-template <class Store, Reconstruct R, bool Dagger, int Fuse>
+// The epilogue (fuse) and dagger are run-time values, uniform over the launch: one instantiation
+// per storage precision x reconstruct keeps nvcc's compile time bounded (each instantiation
+// unrolls 8 hops with the link rebuild).
+template <class Store, Reconstruct R>
 struct WilsonDslashKernel {
   using G = GaugeAccessor<Store, R>;
   using S = SpinorAccessor<Store, 4>;
@@ -77,13 +73,14 @@ struct WilsonDslashKernel {
   int parity;
   std::int64_t out_shift, in_shift, x_shift;
   real a;
+  real fwd;  // -1: D (forward projector 1 - g_mu); +1: D^dagger
   real phase[4];
   bool has_x;
+  int fuse;
 
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu).
   template <int mu>
   GLUON_HD_INLINE void hop(Spinor<real>& acc, std::int64_t s, const int* c, std::int64_t lex) const {
-    constexpr int fwd = Dagger ? +1 : -1;
     const std::int64_t other = (1 - parity) * idx.half;
     {
       const bool wrap = c[mu] == idx.dims[mu] - 1;
@@ -91,13 +88,13 @@ struct WilsonDslashKernel {
       const std::int64_t nb = other + (nl >> 1);
       const Spinor<real> p = in.load(nb - in_shift);
       ColorVector<real> h0, h1;
-      spin_project<mu, fwd>(p, h0, h1);
+      spin_project<mu>(p, h0, h1, fwd);
       if (wrap) {
         scale_cv(h0, phase[mu]);
         scale_cv(h1, phase[mu]);
       }
       const typename G::matrix U = u.load(s, mu);
-      spin_reconstruct_add<mu, fwd>(acc, U * h0, U * h1);
+      spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
     }
     {
       const bool wrap = c[mu] == 0;
@@ -105,13 +102,13 @@ struct WilsonDslashKernel {
       const std::int64_t nb = other + (nl >> 1);
       const Spinor<real> p = in.load(nb - in_shift);
       ColorVector<real> h0, h1;
-      spin_project<mu, -fwd>(p, h0, h1);
+      spin_project<mu>(p, h0, h1, -fwd);
       if (wrap) {
         scale_cv(h0, phase[mu]);
         scale_cv(h1, phase[mu]);
       }
       const typename G::matrix U = u.load(nb, mu);
-      spin_reconstruct_add<mu, -fwd>(acc, adj_mul(U, h0), adj_mul(U, h1));
+      spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd);
     }
   }
 
@@ -129,13 +126,13 @@ struct WilsonDslashKernel {
     hop<3>(acc, s, c, lex);
 
     Spinor<real> r;
-    if constexpr (Fuse == kFuseCloverOnX) {
+    if (fuse == kFuseCloverOnX) {
       const Spinor<real> xv = x.load(i + parity * idx.half - x_shift);
       r = apply_clover(clov.load(s, 0), clov.load(s, 1), xv);
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
     } else {
-      if constexpr (Fuse == kFuseClover) acc = apply_clover(clov.load(s, 0), clov.load(s, 1), acc);
+      if (fuse == kFuseClover) acc = apply_clover(clov.load(s, 0), clov.load(s, 1), acc);
       if (has_x) {
         r = x.load(i + parity * idx.half - x_shift);
         for (int sp = 0; sp < 4; ++sp)
@@ -149,9 +146,9 @@ struct WilsonDslashKernel {
   }
 };
 
-template <class Store, Reconstruct R, bool Dagger, int Fuse>
+template <class Store, Reconstruct R>
 void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
-  using K = WilsonDslashKernel<Store, R, Dagger, Fuse>;
+  using K = WilsonDslashKernel<Store, R>;
   using real = typename K::real;
   K k;
   k.u = u;
@@ -170,30 +167,18 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   k.a = static_cast<real>(call.a);
   for (int mu = 0; mu < 4; ++mu) k.phase[mu] = static_cast<real>(call.boundary[mu]);
   k.has_x = call.x != nullptr;
+  k.fwd = call.dagger ? real(1) : real(-1);
+  k.fuse = call.fuse;
   runtime::parallel_for(call.ex, "wilson_dslash", k.idx.half, k);
-}
-
-template <class Store, Reconstruct R>
-void run_wilson_dslash_recon(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
-  const int f = call.fuse;
-  if (call.dagger) {
-    if (f == kFusePlain) run_wilson_dslash<Store, R, true, kFusePlain>(call, u);
-    else if (f == kFuseClover) run_wilson_dslash<Store, R, true, kFuseClover>(call, u);
-    else run_wilson_dslash<Store, R, true, kFuseCloverOnX>(call, u);
-  } else {
-    if (f == kFusePlain) run_wilson_dslash<Store, R, false, kFusePlain>(call, u);
-    else if (f == kFuseClover) run_wilson_dslash<Store, R, false, kFuseClover>(call, u);
-    else run_wilson_dslash<Store, R, false, kFuseCloverOnX>(call, u);
-  }
 }
 
 template <class Store>
 void launch_wilson_dslash_store(const DslashCall& call) {
   GaugeField& u = const_cast<GaugeField&>(*call.u);
   switch (u.params().reconstruct) {
-    case Reconstruct::r18: return run_wilson_dslash_recon(call, make_accessor<Store, Reconstruct::r18>(u));
-    case Reconstruct::r12: return run_wilson_dslash_recon(call, make_accessor<Store, Reconstruct::r12>(u));
-    case Reconstruct::r8: return run_wilson_dslash_recon(call, make_accessor<Store, Reconstruct::r8>(u));
+    case Reconstruct::r18: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r18>(u));
+    case Reconstruct::r12: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r12>(u));
+    case Reconstruct::r8: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r8>(u));
   }
   throw Error("wilson dslash: unknown reconstruct");
 }
