@@ -1,0 +1,102 @@
+#pragma once
+// BLAS-1 on spinor fields: the vector operations of the Krylov solvers, written once as GLUON_HD
+// site functors (src/qcd/blas_kernels*.cpp) and run on the CPU (OpenMP) or the GPU (CUDA) by the
+// Exec passed in. Every operand of one call must share precision, nspin, site subset and geometry
+// (InputError naming the kernel and the operand otherwise); layouts (site_major / blocked, pad)
+// may differ. The fields' memory must be usable by ex (host/pinned for cpu, device memory of
+// ex.device for cuda). Arithmetic runs in the storage's compute type (double for double, float for
+// single and half); every reduction is accumulated in double, per site and over sites (the
+// parallel_reduce order is fixed, so results do not depend on the thread count). Half-precision
+// operands are decoded with their per-site norms and every written site is re-normalised (new
+// norm = max |component|, accessor store). Complex inner products are cdot(x, y) = sum conj(x) y.
+//
+// Plain kernels
+//   zero(x)                  x = 0
+//   copy(dst, src)           dst = src; may change precision, layout and memory space
+//                            (qcd::convert); nspin and subset must match; a no-op when dst is src
+//   scale(a, x)              x = a x
+//   axpy(a, x, y)            y += a x
+//   xpay(x, a, y)            y = x + a y
+//   axpby(a, x, b, y)        y = a x + b y
+//   caxpy(a, x, y)           y += a x            (a complex)
+//   caxpby(a, x, b, y)       y = a x + b y       (a, b complex)
+//   norm2(x)                 |x|^2
+//   cdot(x, y)               <x, y> = sum conj(x) y
+//   re_dot(x, y)             Re <x, y>
+//
+// Fused kernels (each vector is streamed once per call; the solver loops are built from these)
+//   axpy_norm2(a, x, y)          y += a x; returns |y|^2               (CG: r -= alpha A p)
+//   caxpy_norm2(a, x, y)         y += a x (a complex); returns |y|^2   (BiCGstab: s = r - alpha v)
+//   xmy_norm2(x, y)              y = x - y; returns |y|^2              (true residual b - A x)
+//   cg_update(a, p, Ap, x, r)    x += a p; r -= a Ap; returns |r|^2
+//   axpy_zpbx(a, p, x, r, b)     x += a p; p = r + b p                 (CG, after axpy_norm2)
+//   cdot_norm2(x, y)             {<x, y>, |x|^2}                       (BiCGstab: omega = <t,s>/|t|^2)
+//   bicgstab_p(r, beta, omega, v, p)            p = r + beta (p - omega v)
+//   bicgstab_update(alpha, p, omega, s, t, x, r0)
+//                                x += alpha p + omega s; s = s - omega t (s becomes the new r);
+//                                returns {|r|^2, <r0, r>}
+//   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
+//                                (multi-shift CG; r is read once for all shifts)
+//
+// Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
+#include <vector>
+
+#include "gluon/qcd/complex.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/exec.h"
+
+namespace gluon::qcd::blas {
+
+void zero(SpinorField& x, const runtime::Exec& ex);
+void copy(SpinorField& dst, const SpinorField& src, const runtime::Exec& ex);
+void scale(double a, SpinorField& x, const runtime::Exec& ex);
+void axpy(double a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex);
+void xpay(const SpinorField& x, double a, SpinorField& y, const runtime::Exec& ex);
+void axpby(double a, const SpinorField& x, double b, SpinorField& y, const runtime::Exec& ex);
+void caxpy(complexd a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex);
+void caxpby(complexd a, const SpinorField& x, complexd b, SpinorField& y, const runtime::Exec& ex);
+
+double norm2(const SpinorField& x, const runtime::Exec& ex);
+complexd cdot(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex);
+double re_dot(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex);
+
+double axpy_norm2(double a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex);
+double caxpy_norm2(complexd a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex);
+double xmy_norm2(const SpinorField& x, SpinorField& y, const runtime::Exec& ex);
+double cg_update(double a, const SpinorField& p, const SpinorField& Ap, SpinorField& x, SpinorField& r,
+                 const runtime::Exec& ex);
+void axpy_zpbx(double a, SpinorField& p, SpinorField& x, const SpinorField& r, double b,
+               const runtime::Exec& ex);
+
+struct DotNorm {
+  complexd dot;  // <x, y>
+  double norm2;  // |x|^2
+};
+DotNorm cdot_norm2(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex);
+
+void bicgstab_p(const SpinorField& r, complexd beta, complexd omega, const SpinorField& v, SpinorField& p,
+                const runtime::Exec& ex);
+struct NormDot {
+  double norm2;  // |r|^2
+  complexd dot;  // <r0, r>
+};
+NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, SpinorField& s,
+                        const SpinorField& t, SpinorField& x, const SpinorField& r0,
+                        const runtime::Exec& ex);
+
+// One shift of multishift_update: x += alpha p; p = zeta r + beta p.
+struct ShiftUpdate {
+  SpinorField* x;
+  SpinorField* p;
+  double alpha, beta, zeta;
+};
+void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
+                       const runtime::Exec& ex);
+
+// Nominal floating-point operations per real component (solver GFLOP/s bookkeeping).
+inline constexpr double kFlopsAxpy = 2.0;     // axpy, xpay, scale+add
+inline constexpr double kFlopsNorm = 2.0;     // norm2, re_dot
+inline constexpr double kFlopsCdot = 4.0;     // complex dot (per real: 2 mul + 2 add, halved pairs)
+inline constexpr double kFlopsCaxpy = 4.0;    // complex axpy
+
+}  // namespace gluon::qcd::blas

@@ -1,0 +1,39 @@
+#pragma once
+// Multi-shift CG (RHMC): solves (A + sigma_i) x_i = b for all shifts at the cost of one CG on the
+// smallest shift, A = M if op.hermitian_positive() else M^dagger M (conventions and failure
+// policy: solver.h).
+//
+//   multishift_cg(op, x, b, shifts, tols, params, sloppy)
+//       x is resized to shifts.size() and each x_i allocated with op.vector_params() unless it
+//       already has those parameters. tols[i] is shift i's relative tolerance (empty: params.tol
+//       for every shift). Shifts must be >= -(the smallest eigenvalue of A); the smallest shift is
+//       the base system that CG iterates; the others follow through the zeta recurrence (Jegerlehner,
+//       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. One fused kernel
+//       (blas::multishift_update) updates all active x_i and p_i reading r once.
+//       At the end each shift's true residual |b - (A + sigma_i) x_i| / |b| is computed in the
+//       outer precision; a shift above its tolerance (always the case after a low-precision
+//       sloppy multi-shift) is refined by (mixed-precision) cg_shifted from its x_i, as QUDA does.
+//
+//   MultiShiftResult   total (the whole solve: iterations of the multi-shift loop plus the
+//                      refinements, seconds, gflops, history of the base system) and per shift:
+//                      true residual, the multi-shift iteration at which it converged (or stopped)
+//                      and the refinement iterations.
+#include <vector>
+
+#include "gluon/qcd/solvers/solver.h"
+
+namespace gluon::qcd {
+
+struct MultiShiftResult {
+  SolverResult total;
+  std::vector<double> true_residual;
+  std::vector<int> shift_iterations;
+  std::vector<int> refine_iterations;
+  bool converged = false;
+};
+
+MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>& x, const SpinorField& b,
+                               const std::vector<double>& shifts, const std::vector<double>& tols,
+                               const SolverParams& params, const DiracOperator* sloppy = nullptr);
+
+}  // namespace gluon::qcd

@@ -1,0 +1,85 @@
+#pragma once
+// Common parameters and results of the Krylov solvers (cg.h, bicgstab.h, multishift_cg.h), and
+// one entry point that picks a solver by name.
+//
+//   SolverParams   tol (relative residual |b - A x| / |b| to reach), max_iter, delta (reliable-
+//                  update threshold of mixed-precision solves), verbose/log_every (a log line
+//                  every log_every iterations), use_initial_guess, throw_on_failure.
+//   SolverResult   converged, iterations, true_residual (relative, recomputed at the end in the
+//                  outer precision with the precise operator), seconds, flops and gflops,
+//                  history (the iterated relative residual after every iteration, so
+//                  history.size() == iterations), reliable_updates, restarts, the solver and
+//                  precision names, and failure (why it did not converge; empty otherwise).
+//   SolverType     cg | cgnr | cgne | bicgstab; to_string / parse_solver_type
+//   solve(...)     runs the named solver (cg: on M when the operator is hermitian_positive(),
+//                  else on M^dagger M with right-hand side b as given).
+//
+// Mixed precision: every solver takes an optional `sloppy` operator: the same DiracParams in a
+// lower precision and/or compression, acting on its own vector_params(). When it is given the
+// Krylov iteration runs with it on sloppy vectors, the solution is accumulated in the precise
+// (outer) precision, and whenever the iterated residual has dropped by a factor delta below the
+// largest one since the last update (or claims convergence) the true residual b - A x is
+// recomputed with the precise operator, the correction accumulated, and the iteration restarted
+// from the true residual (reliable updates, QUDA paper section VII). Without a sloppy operator the
+// solver runs in the operator's precision and recomputes the true residual only when the iterated
+// one claims convergence. Either way "converged" means the TRUE residual met tol. An iterated
+// residual that has not halved in 200 iterations also forces a true-residual check. When a true
+// residual is larger than the previous one, the search direction restarts from it.
+//
+// Failure policy (documented once for all solvers): breakdown (p^dagger A p <= 0 in CG;
+// <r0, r> = 0, <r0, v> = 0, |t| = 0 or omega = 0 in BiCGstab), a NaN/Inf in any scalar,
+// stagnation of the true residual (max_stagnant_updates) or no convergence within max_iter end
+// the solve at once; nothing loops on. With throw_on_failure
+// (the default) a gluon::NumericalError is thrown whose message names the solver, the reason, the
+// iteration, the requested tolerance and the tail of the residual history. With
+// throw_on_failure = false the solver returns converged = false with `failure` holding the same
+// message and x holding the last iterate.
+//
+// x and b are fields of op.vector_params() (same precision, nspin, subset, geometry; InputError
+// otherwise).
+#include <string>
+#include <vector>
+
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/spinor_field.h"
+
+namespace gluon::qcd {
+
+struct SolverParams {
+  double tol = 1e-10;              // relative true residual |b - A x| / |b| to reach
+  int max_iter = 10000;            // Krylov iterations (all shifts/restarts together)
+  double delta = 0.1;              // reliable update when |r| < delta * max |r| since the last one
+  bool verbose = false;            // log lines (runtime::log::info) while iterating
+  int log_every = 100;             // iterations between verbose lines
+  bool use_initial_guess = false;  // false: x is set to 0 first (CGNE always starts from 0)
+  bool throw_on_failure = true;    // see "Failure policy" above
+  // Stagnation: stop when this many true-residual checks in a row (reliable updates, convergence
+  // checks, forced checks) have not lowered the best true residual so far by 1% (a sloppy
+  // operator that does not match the precise one, or a tol below what the precision can reach).
+  int max_stagnant_updates = 10;
+};
+
+struct SolverResult {
+  bool converged = false;
+  int iterations = 0;
+  double true_residual = 0.0;  // relative, outer precision, precise operator
+  double seconds = 0.0;
+  double flops = 0.0;  // operator applications (flops_M) plus BLAS-1 work
+  double gflops = 0.0;
+  std::vector<double> history;  // iterated relative residual per iteration
+  int reliable_updates = 0;
+  int restarts = 0;  // CG/BiCGstab restarts of the search direction, CGNR extra outer passes
+  std::string solver;
+  std::string precision;  // "double", "double-single", "double-half", ...
+  std::string failure;    // empty when converged
+};
+
+enum class SolverType { cg, cgnr, cgne, bicgstab };
+std::string to_string(SolverType t);
+// "cg", "cgnr", "cgne", "bicgstab"; InputError naming the value otherwise.
+SolverType parse_solver_type(const std::string& s);
+
+SolverResult solve(SolverType type, const DiracOperator& op, SpinorField& x, const SpinorField& b,
+                   const SolverParams& params, const DiracOperator* sloppy = nullptr);
+
+}  // namespace gluon::qcd

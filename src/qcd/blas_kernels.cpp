@@ -1,0 +1,188 @@
+// BLAS-1 on spinor fields (qcd/blas.h): operand validation, precision dispatch, and the
+// double-precision instantiation of the kernels (single and half live in their own files so that
+// nvcc compiles the three in parallel). The functors are in blas_kernels.h.
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "blas_kernels.h"
+#include "gluon/qcd/blas.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/error.h"
+#include "ops_support.h"
+
+namespace gluon::qcd::blas {
+
+namespace detail {
+
+Sums run_double(Op op, const Args& args, const runtime::Exec& ex) {
+  return run_store<double>(op, args, ex);
+}
+
+namespace {
+
+using Operand = std::pair<const char*, const SpinorField*>;
+
+const char* subset_name(SiteSubset s) {
+  return s == SiteSubset::full ? "full" : s == SiteSubset::even ? "even" : "odd";
+}
+
+// Checks the operands against the first one and against ex; fills args.f, nspin, sites.
+void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args, const runtime::Exec& ex) {
+  const Operand& first = *ops.begin();
+  const SpinorFieldParams& p0 = first.second->params();
+  int k = 0;
+  for (const Operand& o : ops) {
+    const SpinorFieldParams& p = o.second->params();
+    const std::string where = std::string("blas::") + kernel + ": operand " + o.first;
+    if (o.second != first.second) {
+      if (p.precision != p0.precision)
+        throw InputError(where + ": precision: expected " + to_string(p0.precision) + " (that of " +
+                         first.first + "), found " + to_string(p.precision));
+      if (p.nspin != p0.nspin)
+        throw InputError(where + ": nspin: expected " + std::to_string(p0.nspin) + " (that of " +
+                         first.first + "), found " + std::to_string(p.nspin));
+      if (p.subset != p0.subset)
+        throw InputError(where + ": site subset: expected " + subset_name(p0.subset) + " (that of " +
+                         first.first + "), found " + subset_name(p.subset));
+      if (!(p.geometry == p0.geometry))
+        throw InputError(where + ": geometry: expected " + p0.geometry.to_string() + " (that of " +
+                         first.first + "), found " + p.geometry.to_string());
+    }
+    if (p.sites() > 0 && o.second->data() == nullptr)
+      throw InputError(where + ": the field is not allocated (" + p.describe() + ")");
+    qcd::detail::require_memory_for(p.space, p.device, ex, where);
+    args.f[k++] = const_cast<SpinorField*>(o.second);
+  }
+  args.nspin = p0.nspin;
+  args.sites = p0.sites();
+}
+
+Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex) {
+  prepare(kernel, ops, args, ex);
+  if (args.sites == 0) return Sums{};
+  switch (args.f[0]->params().precision) {
+    case Precision::double_: return run_double(op, args, ex);
+    case Precision::single: return run_single(op, args, ex);
+    case Precision::half: return run_half(op, args, ex);
+  }
+  throw Error("blas: unknown precision");
+}
+
+Args coeffs(complexd a = {}, complexd b = {}) {
+  Args r;
+  r.a = a;
+  r.b = b;
+  return r;
+}
+
+}  // namespace
+}  // namespace detail
+
+using detail::Op;
+using detail::coeffs;
+using detail::run;
+
+void zero(SpinorField& x, const runtime::Exec& ex) { run(Op::zero, "zero", {{"x", &x}}, coeffs(), ex); }
+
+void copy(SpinorField& dst, const SpinorField& src, const runtime::Exec& ex) {
+  if (&dst == &src) return;
+  convert(src, dst, ex);
+}
+
+void scale(double a, SpinorField& x, const runtime::Exec& ex) {
+  run(Op::scale, "scale", {{"x", &x}}, coeffs(a), ex);
+}
+
+void axpy(double a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex) {
+  run(Op::axpy, "axpy", {{"x", &x}, {"y", &y}}, coeffs(a), ex);
+}
+
+void xpay(const SpinorField& x, double a, SpinorField& y, const runtime::Exec& ex) {
+  run(Op::xpay, "xpay", {{"x", &x}, {"y", &y}}, coeffs(a), ex);
+}
+
+void axpby(double a, const SpinorField& x, double b, SpinorField& y, const runtime::Exec& ex) {
+  run(Op::axpby, "axpby", {{"x", &x}, {"y", &y}}, coeffs(a, b), ex);
+}
+
+void caxpy(complexd a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex) {
+  run(Op::caxpy, "caxpy", {{"x", &x}, {"y", &y}}, coeffs(a), ex);
+}
+
+void caxpby(complexd a, const SpinorField& x, complexd b, SpinorField& y, const runtime::Exec& ex) {
+  run(Op::caxpby, "caxpby", {{"x", &x}, {"y", &y}}, coeffs(a, b), ex);
+}
+
+double norm2(const SpinorField& x, const runtime::Exec& ex) {
+  return run(Op::norm2, "norm2", {{"x", &x}}, coeffs(), ex).v[0];
+}
+
+complexd cdot(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex) {
+  const auto r = run(Op::cdot, "cdot", {{"x", &x}, {"y", &y}}, coeffs(), ex);
+  return {r.v[0], r.v[1]};
+}
+
+double re_dot(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex) {
+  return run(Op::re_dot, "re_dot", {{"x", &x}, {"y", &y}}, coeffs(), ex).v[0];
+}
+
+double axpy_norm2(double a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex) {
+  return run(Op::axpy_norm2, "axpy_norm2", {{"x", &x}, {"y", &y}}, coeffs(a), ex).v[0];
+}
+
+double caxpy_norm2(complexd a, const SpinorField& x, SpinorField& y, const runtime::Exec& ex) {
+  return run(Op::caxpy_norm2, "caxpy_norm2", {{"x", &x}, {"y", &y}}, coeffs(a), ex).v[0];
+}
+
+double xmy_norm2(const SpinorField& x, SpinorField& y, const runtime::Exec& ex) {
+  return run(Op::xmy_norm2, "xmy_norm2", {{"x", &x}, {"y", &y}}, coeffs(), ex).v[0];
+}
+
+double cg_update(double a, const SpinorField& p, const SpinorField& Ap, SpinorField& x, SpinorField& r,
+                 const runtime::Exec& ex) {
+  return run(Op::cg_update, "cg_update", {{"p", &p}, {"Ap", &Ap}, {"x", &x}, {"r", &r}}, coeffs(a), ex)
+      .v[0];
+}
+
+void axpy_zpbx(double a, SpinorField& p, SpinorField& x, const SpinorField& r, double b,
+               const runtime::Exec& ex) {
+  run(Op::axpy_zpbx, "axpy_zpbx", {{"p", &p}, {"x", &x}, {"r", &r}}, coeffs(a, b), ex);
+}
+
+DotNorm cdot_norm2(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex) {
+  const auto r = run(Op::cdot_norm2, "cdot_norm2", {{"x", &x}, {"y", &y}}, coeffs(), ex);
+  return {{r.v[0], r.v[1]}, r.v[2]};
+}
+
+void bicgstab_p(const SpinorField& r, complexd beta, complexd omega, const SpinorField& v, SpinorField& p,
+                const runtime::Exec& ex) {
+  run(Op::bicgstab_p, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, coeffs(beta, omega), ex);
+}
+
+NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, SpinorField& s,
+                        const SpinorField& t, SpinorField& x, const SpinorField& r0,
+                        const runtime::Exec& ex) {
+  const auto r = run(Op::bicgstab_update, "bicgstab_update",
+                     {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, coeffs(alpha, omega), ex);
+  return {r.v[0], {r.v[1], r.v[2]}};
+}
+
+void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
+                       const runtime::Exec& ex) {
+  if (shifts.empty()) return;
+  detail::Args args = coeffs();
+  args.shifts = &shifts;
+  // Validate every shift's vectors against r (prepare takes a fixed list, so check in pairs).
+  for (std::size_t i = 0; i < shifts.size(); ++i) {
+    if (shifts[i].x == nullptr || shifts[i].p == nullptr)
+      throw InputError("blas::multishift_update: shift " + std::to_string(i) + ": x and p must be set");
+    detail::Args check;
+    const std::string xi = "x[" + std::to_string(i) + "]", pi = "p[" + std::to_string(i) + "]";
+    detail::prepare("multishift_update", {{"r", &r}, {xi.c_str(), shifts[i].x}, {pi.c_str(), shifts[i].p}},
+                    check, ex);
+  }
+  run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
+}
+
+}  // namespace gluon::qcd::blas

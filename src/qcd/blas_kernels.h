@@ -1,0 +1,453 @@
+#pragma once
+// Private: the BLAS-1 site functors of qcd/blas.h and their launcher, templated on the spinor
+// accessor. Each precision is instantiated in its own translation unit (blas_kernels.cpp: double
+// and the host front end, blas_kernels_single.cpp, blas_kernels_half.cpp) so that nvcc compiles
+// them in parallel. Operands are validated by the front end before these run.
+//
+// A functor loads each operand it reads once per site, computes in the accessor's compute type
+// (Acc::real), stores each operand it writes once, and returns the site's contribution to the
+// reductions in double (DoubleSums<nred>; nred = 0 means no reduction).
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "gluon/qcd/blas.h"
+#include "gluon/qcd/complex.h"
+#include "gluon/qcd/spinor_accessor.h"
+#include "gluon/runtime/exec.h"
+#include "gluon/runtime/hd.h"
+#include "gluon/runtime/parallel.h"
+#include "ops_support.h"
+
+namespace gluon::qcd::blas::detail {
+
+enum class Op {
+  zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
+  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift
+};
+
+using Sums = qcd::detail::DoubleSums<4>;
+
+struct Args {
+  SpinorField* f[6] = {};  // operands, in the order of the functor's members
+  complexd a, b, c;
+  const std::vector<ShiftUpdate>* shifts = nullptr;
+  int nspin = 4;
+  std::int64_t sites = 0;
+};
+
+Sums run_double(Op op, const Args& args, const runtime::Exec& ex);
+Sums run_single(Op op, const Args& args, const runtime::Exec& ex);
+Sums run_half(Op op, const Args& args, const runtime::Exec& ex);
+
+// ---- functors (Acc = SpinorAccessor<Store, nspin>) ----
+
+template <class Acc>
+struct ZeroK {
+  static constexpr int nred = 0;
+  Acc x;
+  GLUON_HD void operator()(std::int64_t s) const { x.store(s, typename Acc::value_type{}); }
+};
+
+template <class Acc>
+struct ScaleK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x;
+  R a;
+  GLUON_HD void operator()(std::int64_t s) const {
+    auto v = x.load(s);
+    for (int r = 0; r < Acc::nreals; ++r) spinor_real(v, r) *= a;
+    x.store(s, v);
+  }
+};
+
+// y = a x + b y (axpy: b = 1, xpay: a = 1)
+template <class Acc>
+struct AxpbyK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x, y;
+  R a, b;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) = a * spinor_real(vx, r) + b * spinor_real(vy, r);
+    y.store(s, vy);
+  }
+};
+
+template <class Acc>
+struct AxpyK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x, y;
+  R a;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) += a * spinor_real(vx, r);
+    y.store(s, vy);
+  }
+};
+
+template <class Acc>
+struct XpayK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x, y;
+  R a;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) = spinor_real(vx, r) + a * spinor_real(vy, r);
+    y.store(s, vy);
+  }
+};
+
+// y = a x + b y, a and b complex
+template <class Acc>
+struct CaxpbyK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x, y;
+  Complex<R> a, b;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    for (int c = 0; c < Acc::nreals / 2; ++c) {
+      const Complex<R> zx(spinor_real(vx, 2 * c), spinor_real(vx, 2 * c + 1));
+      const Complex<R> zy(spinor_real(vy, 2 * c), spinor_real(vy, 2 * c + 1));
+      const Complex<R> z = a * zx + b * zy;
+      spinor_real(vy, 2 * c) = z.re;
+      spinor_real(vy, 2 * c + 1) = z.im;
+    }
+    y.store(s, vy);
+  }
+};
+
+// y += a x (complex a); optionally returns |y|^2
+template <class Acc, bool norm>
+struct CaxpyK {
+  static constexpr int nred = norm ? 1 : 0;
+  using R = typename Acc::real;
+  using Ret = std::conditional_t<norm, qcd::detail::DoubleSums<1>, void>;
+  Acc x, y;
+  Complex<R> a;
+  GLUON_HD Ret operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    [[maybe_unused]] double n2 = 0.0;
+    for (int c = 0; c < Acc::nreals / 2; ++c) {
+      const R xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
+      const R yr = spinor_real(vy, 2 * c) + (a.re * xr - a.im * xi);
+      const R yi = spinor_real(vy, 2 * c + 1) + (a.re * xi + a.im * xr);
+      spinor_real(vy, 2 * c) = yr;
+      spinor_real(vy, 2 * c + 1) = yi;
+      if constexpr (norm) n2 += static_cast<double>(yr) * yr + static_cast<double>(yi) * yi;
+    }
+    y.store(s, vy);
+    if constexpr (norm) return {{n2}};
+  }
+};
+
+template <class Acc>
+struct Norm2K {
+  static constexpr int nred = 1;
+  Acc x;
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const auto v = x.load(s);
+    double n = 0.0;
+    for (int r = 0; r < Acc::nreals; ++r) {
+      const double d = spinor_real(v, r);
+      n += d * d;
+    }
+    return {{n}};
+  }
+};
+
+// {Re <x,y>, Im <x,y>, |x|^2}
+template <class Acc>
+struct CdotK {
+  static constexpr int nred = 3;
+  Acc x, y;
+  GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    const auto vy = y.load(s);
+    double dr = 0.0, di = 0.0, n = 0.0;
+    for (int c = 0; c < Acc::nreals / 2; ++c) {
+      const double xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
+      const double yr = spinor_real(vy, 2 * c), yi = spinor_real(vy, 2 * c + 1);
+      dr += xr * yr + xi * yi;
+      di += xr * yi - xi * yr;
+      n += xr * xr + xi * xi;
+    }
+    return {{dr, di, n}};
+  }
+};
+
+template <class Acc>
+struct ReDotK {
+  static constexpr int nred = 1;
+  Acc x, y;
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    const auto vy = y.load(s);
+    double d = 0.0;
+    for (int r = 0; r < Acc::nreals; ++r)
+      d += static_cast<double>(spinor_real(vx, r)) * static_cast<double>(spinor_real(vy, r));
+    return {{d}};
+  }
+};
+
+// y += a x; |y|^2
+template <class Acc>
+struct AxpyNormK {
+  static constexpr int nred = 1;
+  using R = typename Acc::real;
+  Acc x, y;
+  R a;
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    double n = 0.0;
+    for (int r = 0; r < Acc::nreals; ++r) {
+      const R v = spinor_real(vy, r) + a * spinor_real(vx, r);
+      spinor_real(vy, r) = v;
+      n += static_cast<double>(v) * v;
+    }
+    y.store(s, vy);
+    return {{n}};
+  }
+};
+
+// y = x - y; |y|^2
+template <class Acc>
+struct XmyNormK {
+  static constexpr int nred = 1;
+  using R = typename Acc::real;
+  Acc x, y;
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const auto vx = x.load(s);
+    auto vy = y.load(s);
+    double n = 0.0;
+    for (int r = 0; r < Acc::nreals; ++r) {
+      const R v = spinor_real(vx, r) - spinor_real(vy, r);
+      spinor_real(vy, r) = v;
+      n += static_cast<double>(v) * v;
+    }
+    y.store(s, vy);
+    return {{n}};
+  }
+};
+
+// x += a p; r -= a Ap; |r|^2
+template <class Acc>
+struct CgUpdateK {
+  static constexpr int nred = 1;
+  using R = typename Acc::real;
+  Acc p, ap, x, r;
+  R a;
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const auto vp = p.load(s);
+    const auto vap = ap.load(s);
+    auto vx = x.load(s);
+    auto vr = r.load(s);
+    double n = 0.0;
+    for (int k = 0; k < Acc::nreals; ++k) {
+      spinor_real(vx, k) += a * spinor_real(vp, k);
+      const R v = spinor_real(vr, k) - a * spinor_real(vap, k);
+      spinor_real(vr, k) = v;
+      n += static_cast<double>(v) * v;
+    }
+    x.store(s, vx);
+    r.store(s, vr);
+    return {{n}};
+  }
+};
+
+// x += a p; p = r + b p
+template <class Acc>
+struct AxpyZpbxK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc p, x, r;
+  R a, b;
+  GLUON_HD void operator()(std::int64_t s) const {
+    auto vp = p.load(s);
+    auto vx = x.load(s);
+    const auto vr = r.load(s);
+    for (int k = 0; k < Acc::nreals; ++k) {
+      const R pk = spinor_real(vp, k);
+      spinor_real(vx, k) += a * pk;
+      spinor_real(vp, k) = spinor_real(vr, k) + b * pk;
+    }
+    x.store(s, vx);
+    p.store(s, vp);
+  }
+};
+
+// p = r + beta (p - omega v)
+template <class Acc>
+struct BicgPK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc r, v, p;
+  Complex<R> beta, omega;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vr = r.load(s);
+    const auto vv = v.load(s);
+    auto vp = p.load(s);
+    for (int c = 0; c < Acc::nreals / 2; ++c) {
+      const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
+      const Complex<R> zv(spinor_real(vv, 2 * c), spinor_real(vv, 2 * c + 1));
+      const Complex<R> zr(spinor_real(vr, 2 * c), spinor_real(vr, 2 * c + 1));
+      const Complex<R> z = zr + beta * (zp - omega * zv);
+      spinor_real(vp, 2 * c) = z.re;
+      spinor_real(vp, 2 * c + 1) = z.im;
+    }
+    p.store(s, vp);
+  }
+};
+
+// x += alpha p + omega s; s -= omega t; {|s|^2, Re <r0,s>, Im <r0,s>}
+template <class Acc>
+struct BicgUpdateK {
+  static constexpr int nred = 3;
+  using R = typename Acc::real;
+  Acc p, s_, t, x, r0;
+  Complex<R> alpha, omega;
+  GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
+    const auto vp = p.load(s);
+    auto vs = s_.load(s);
+    const auto vt = t.load(s);
+    auto vx = x.load(s);
+    const auto v0 = r0.load(s);
+    double n = 0.0, dr = 0.0, di = 0.0;
+    for (int c = 0; c < Acc::nreals / 2; ++c) {
+      const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
+      const Complex<R> zs(spinor_real(vs, 2 * c), spinor_real(vs, 2 * c + 1));
+      const Complex<R> zt(spinor_real(vt, 2 * c), spinor_real(vt, 2 * c + 1));
+      Complex<R> zx(spinor_real(vx, 2 * c), spinor_real(vx, 2 * c + 1));
+      zx += alpha * zp + omega * zs;
+      const Complex<R> zr = zs - omega * zt;
+      spinor_real(vx, 2 * c) = zx.re;
+      spinor_real(vx, 2 * c + 1) = zx.im;
+      spinor_real(vs, 2 * c) = zr.re;
+      spinor_real(vs, 2 * c + 1) = zr.im;
+      const double rr = zr.re, ri = zr.im;
+      const double ar = spinor_real(v0, 2 * c), ai = spinor_real(v0, 2 * c + 1);
+      n += rr * rr + ri * ri;
+      dr += ar * rr + ai * ri;
+      di += ar * ri - ai * rr;
+    }
+    x.store(s, vx);
+    s_.store(s, vs);
+    return {{n, dr, di}};
+  }
+};
+
+inline constexpr int kMaxShiftsPerLaunch = 8;
+
+// For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once)
+template <class Acc>
+struct MultishiftK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc r;
+  Acc x[kMaxShiftsPerLaunch], p[kMaxShiftsPerLaunch];
+  R alpha[kMaxShiftsPerLaunch], beta[kMaxShiftsPerLaunch], zeta[kMaxShiftsPerLaunch];
+  int n;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vr = r.load(s);
+    for (int i = 0; i < n; ++i) {
+      auto vp = p[i].load(s);
+      auto vx = x[i].load(s);
+      for (int k = 0; k < Acc::nreals; ++k) {
+        const R pk = spinor_real(vp, k);
+        spinor_real(vx, k) += alpha[i] * pk;
+        spinor_real(vp, k) = zeta[i] * spinor_real(vr, k) + beta[i] * pk;
+      }
+      x[i].store(s, vx);
+      p[i].store(s, vp);
+    }
+  }
+};
+
+// ---- launcher ----
+
+template <class F>
+Sums launch(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f) {
+  Sums out{};
+  if constexpr (F::nred == 0) {
+    runtime::parallel_for(ex, label, n, f);
+  } else {
+    const auto r = runtime::parallel_reduce<qcd::detail::DoubleSums<F::nred>>(ex, label, n, f);
+    for (int i = 0; i < F::nred; ++i) out.v[i] = r.v[i];
+  }
+  return out;
+}
+
+template <class Acc>
+Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
+  using R = typename Acc::real;
+  using C = Complex<R>;
+  auto acc = [&](int k) {
+    return make_spinor_accessor<typename Acc::store_type, Acc::spins>(*a.f[k]);
+  };
+  const C ca(static_cast<R>(a.a.re), static_cast<R>(a.a.im));
+  const C cb(static_cast<R>(a.b.re), static_cast<R>(a.b.im));
+  const R ra = static_cast<R>(a.a.re), rb = static_cast<R>(a.b.re);
+  const std::int64_t n = a.sites;
+  switch (op) {
+    case Op::zero: return launch(ex, "blas_zero", n, ZeroK<Acc>{acc(0)});
+    case Op::scale: return launch(ex, "blas_scale", n, ScaleK<Acc>{acc(0), ra});
+    case Op::axpy: return launch(ex, "blas_axpy", n, AxpyK<Acc>{acc(0), acc(1), ra});
+    case Op::xpay: return launch(ex, "blas_xpay", n, XpayK<Acc>{acc(0), acc(1), ra});
+    case Op::axpby: return launch(ex, "blas_axpby", n, AxpbyK<Acc>{acc(0), acc(1), ra, rb});
+    case Op::caxpy: return launch(ex, "blas_caxpy", n, CaxpyK<Acc, false>{acc(0), acc(1), ca});
+    case Op::caxpby: return launch(ex, "blas_caxpby", n, CaxpbyK<Acc>{acc(0), acc(1), ca, cb});
+    case Op::norm2: return launch(ex, "blas_norm2", n, Norm2K<Acc>{acc(0)});
+    case Op::cdot:
+    case Op::cdot_norm2: return launch(ex, "blas_cdot_norm2", n, CdotK<Acc>{acc(0), acc(1)});
+    case Op::re_dot: return launch(ex, "blas_re_dot", n, ReDotK<Acc>{acc(0), acc(1)});
+    case Op::axpy_norm2: return launch(ex, "blas_axpy_norm2", n, AxpyNormK<Acc>{acc(0), acc(1), ra});
+    case Op::caxpy_norm2: return launch(ex, "blas_caxpy_norm2", n, CaxpyK<Acc, true>{acc(0), acc(1), ca});
+    case Op::xmy_norm2: return launch(ex, "blas_xmy_norm2", n, XmyNormK<Acc>{acc(0), acc(1)});
+    case Op::cg_update:
+      return launch(ex, "blas_cg_update", n, CgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), ra});
+    case Op::axpy_zpbx:
+      return launch(ex, "blas_axpy_zpbx", n, AxpyZpbxK<Acc>{acc(0), acc(1), acc(2), ra, rb});
+    case Op::bicgstab_p:
+      return launch(ex, "blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), ca, cb});
+    case Op::bicgstab_update:
+      return launch(ex, "blas_bicgstab_update", n,
+                    BicgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), acc(4), ca, cb});
+    case Op::multishift: {
+      const auto& sh = *a.shifts;
+      for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
+        MultishiftK<Acc> k{};
+        k.r = acc(0);
+        k.n = 0;
+        for (std::size_t i = first; i < sh.size() && k.n < kMaxShiftsPerLaunch; ++i, ++k.n) {
+          k.x[k.n] = make_spinor_accessor<typename Acc::store_type, Acc::spins>(*sh[i].x);
+          k.p[k.n] = make_spinor_accessor<typename Acc::store_type, Acc::spins>(*sh[i].p);
+          k.alpha[k.n] = static_cast<R>(sh[i].alpha);
+          k.beta[k.n] = static_cast<R>(sh[i].beta);
+          k.zeta[k.n] = static_cast<R>(sh[i].zeta);
+        }
+        launch(ex, "blas_multishift_update", n, k);
+      }
+      return Sums{};
+    }
+  }
+  return Sums{};
+}
+
+template <class Store>
+Sums run_store(Op op, const Args& a, const runtime::Exec& ex) {
+  if (a.nspin == 4) return run_acc<SpinorAccessor<Store, 4>>(op, a, ex);
+  return run_acc<SpinorAccessor<Store, 1>>(op, a, ex);
+}
+
+}  // namespace gluon::qcd::blas::detail

@@ -1,0 +1,201 @@
+// BiCGstab on M, mixed precision with reliable updates (bicgstab.h, policy in solver.h).
+#include "gluon/qcd/solvers/bicgstab.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "gluon/qcd/blas.h"
+#include "solver_support.h"
+
+namespace gluon::qcd {
+
+namespace {
+
+using solvers::detail::Failure;
+using solvers::detail::Form;
+using solvers::detail::LinearOp;
+using solvers::detail::Monitor;
+
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
+
+double cabs(complexd z) { return std::hypot(z.re, z.im); }
+
+void finite_c(const Monitor& m, const char* what, complexd z) {
+  m.finite(what, z.re);
+  m.finite(what, z.im);
+}
+
+bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
+                   Monitor& m) {
+  const runtime::Exec& ex = A.exec;
+  const runtime::Exec& exs = As.exec;
+  SolverResult& res = m.result();
+  const double tol = m.params().tol;
+  const double nrs = static_cast<double>(As.params.sites()) * As.params.reals_per_site();
+  const double nr = static_cast<double>(A.params.sites()) * A.params.reals_per_site();
+  const double b2 = blas::norm2(b, ex);
+  m.finite("|b|^2", b2);
+  if (b2 == 0.0) {
+    blas::zero(x, ex);
+    res.true_residual = 0.0;
+    return true;
+  }
+  const double stop2 = tol * tol * b2;
+  SpinorField r(A.params);
+  A.apply(r, x);
+  double r2 = blas::xmy_norm2(b, r, ex);
+  m.flops(A.flops + 3 * nr);
+  m.finite("|b - M x|^2", r2);
+  res.true_residual = std::sqrt(r2 / b2);
+  if (r2 <= stop2) return true;
+
+  SpinorField rs, xs, tmp;
+  if (mixed) {
+    rs = SpinorField(As.params);
+    xs = SpinorField(As.params);
+    tmp = SpinorField(A.params);
+    blas::copy(rs, r, exs);
+    blas::zero(xs, exs);
+  }
+  SpinorField& R = mixed ? rs : r;
+  SpinorField& X = mixed ? xs : x;
+  SpinorField r0(As.params), p(As.params), v(As.params), t(As.params);
+  blas::copy(r0, R, exs);
+
+  auto flush = [&] {
+    if (!mixed) return;
+    blas::copy(tmp, xs, ex);
+    blas::axpy(1.0, tmp, x, ex);
+    blas::zero(xs, exs);
+  };
+  auto true_r2 = [&] {
+    flush();
+    A.apply(r, x);
+    const double t2 = blas::xmy_norm2(b, r, ex);
+    m.flops(A.flops + 5 * nr);
+    m.finite("true |r|^2", t2);
+    ++res.reliable_updates;
+    res.true_residual = std::sqrt(t2 / b2);
+    if (t2 > stop2) m.true_residual_checked(res.true_residual);
+    return t2;
+  };
+
+  complexd rho = blas::cdot(r0, R, exs), rho_old(1.0), alpha(1.0), omega(1.0);
+  bool fresh = true;  // p = r at the next iteration (start or restart)
+  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
+  int since_best = 0;
+  try {
+    while (true) {
+      if (m.out_of_iterations()) return true_r2() <= stop2;
+      finite_c(m, "rho = <r0, r>", rho);
+      if (cabs(rho) == 0.0) throw Failure{"breakdown: rho = <r0, r> = 0"};
+      if (fresh) {
+        blas::copy(p, R, exs);
+        fresh = false;
+      } else {
+        const complexd beta = (rho / rho_old) * (alpha / omega);
+        finite_c(m, "beta", beta);
+        blas::bicgstab_p(R, beta, omega, v, p, exs);
+      }
+      As.apply(v, p);
+      const complexd r0v = blas::cdot(r0, v, exs);
+      finite_c(m, "<r0, v>", r0v);
+      if (cabs(r0v) == 0.0) throw Failure{"breakdown: <r0, A p> = 0"};
+      alpha = rho / r0v;
+      finite_c(m, "alpha", alpha);
+      const double s2 = blas::caxpy_norm2(complexd(-alpha.re, -alpha.im), v, R, exs);  // R = s
+      m.finite("|s|^2", s2);
+      m.flops(As.flops + 16 * nrs);
+      bool claims = false;
+      if (s2 <= stop2) {
+        // Converged at the half step: x += alpha p, r = s.
+        blas::caxpy(alpha, p, X, exs);
+        r2 = s2;
+        claims = true;
+        m.iteration(r2, b2);
+      } else {
+        As.apply(t, R);
+        const blas::DotNorm ts = blas::cdot_norm2(t, R, exs);
+        finite_c(m, "<t, s>", ts.dot);
+        m.finite("|t|^2", ts.norm2);
+        if (ts.norm2 == 0.0) throw Failure{"breakdown: |A s|^2 = 0"};
+        omega = ts.dot / ts.norm2;
+        if (cabs(omega) == 0.0) throw Failure{"breakdown: omega = <t, s> / |t|^2 = 0"};
+        const blas::NormDot u = blas::bicgstab_update(alpha, p, omega, R, t, X, r0, exs);
+        m.flops(As.flops + 24 * nrs);
+        r2 = u.norm2;
+        m.finite("|r|^2", r2);
+        rho_old = rho;
+        rho = u.dot;
+        m.iteration(r2, b2);
+        claims = r2 <= stop2;
+      }
+      const double rn = std::sqrt(r2);
+      rmax = std::max(rmax, rn);
+      if (r2 < 0.25 * best2) {  // progress: |r| halved
+        best2 = r2;
+        since_best = 0;
+      }
+      const bool stalled = ++since_best >= solvers::detail::kStallIterations;
+      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
+      const double t2 = true_r2();
+      if (t2 <= stop2) return true;
+      if (mixed) blas::copy(R, r, exs);
+      const bool worse = t2 > last_true2;
+      last_true2 = t2;
+      r2 = t2;
+      rmax = std::sqrt(t2);
+      best2 = t2;
+      since_best = 0;
+      if (claims || worse) {
+        // The iterated residual drifted from the true one (or the true residual grew): restart
+        // with a new shadow vector.
+        blas::copy(r0, R, exs);
+        rho = blas::cdot(r0, R, exs);
+        fresh = true;
+        ++res.restarts;
+      } else {
+        rho = blas::cdot(r0, R, exs);  // rho_old stays: p's recurrence continues
+      }
+    }
+  } catch (const Failure&) {
+    try {
+      flush();
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+}  // namespace
+
+SolverResult bicgstab(const DiracOperator& op, SpinorField& x, const SpinorField& b, const SolverParams& p,
+                      const DiracOperator* sloppy) {
+  const char* name = "bicgstab";
+  solvers::detail::check_vectors(name, op, x, b);
+  solvers::detail::check_sloppy(name, op, sloppy);
+  SolverResult res;
+  res.precision = solvers::detail::precision_name(op, sloppy);
+  Monitor m(name, p, res);
+  std::string failure;
+  try {
+    if (!p.use_initial_guess) blas::zero(x, op.exec());
+    const LinearOp A = solvers::detail::make_op(op, Form::M);
+    const LinearOp As = sloppy ? solvers::detail::make_op(*sloppy, Form::M) : A;
+    if (!bicgstab_core(A, As, sloppy != nullptr, x, b, m))
+      failure = "no convergence within max_iter = " + std::to_string(p.max_iter) +
+                " iterations (true relative residual " + sci(res.true_residual) + " > tol " + sci(p.tol) + ")";
+  } catch (const Failure& f) {
+    failure = f.reason;
+  }
+  m.finish(failure);
+  return res;
+}
+
+}  // namespace gluon::qcd

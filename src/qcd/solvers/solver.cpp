@@ -1,0 +1,334 @@
+// Shared solver machinery (solver_support.h): operators built from a DiracOperator, the iteration
+// monitor and failure policy, argument checks, names, and the solve() dispatcher (solver.h).
+#include "gluon/qcd/solvers/solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "gluon/qcd/blas.h"
+#include "gluon/qcd/solvers/bicgstab.h"
+#include "gluon/qcd/solvers/cg.h"
+#include "gluon/runtime/error.h"
+#include "gluon/runtime/log.h"
+#include "solver_support.h"
+
+namespace gluon::qcd {
+
+namespace solvers::detail {
+
+namespace {
+std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
+double vector_reals(const SpinorFieldParams& p) {
+  return static_cast<double>(p.sites()) * p.reals_per_site();
+}
+}  // namespace
+
+LinearOp make_op(const DiracOperator& op, Form form, double shift) {
+  LinearOp L;
+  L.params = op.vector_params();
+  L.exec = op.exec();
+  const DiracOperator* o = &op;
+  const double fm = op.flops_M();
+  if (form == Form::M || (form == Form::normal && op.hermitian_positive())) {
+    L.apply = [o](SpinorField& out, const SpinorField& in) { o->M(out, in); };
+    L.flops = fm;
+  } else if (form == Form::normal || form == Form::mdagm) {
+    L.apply = [o](SpinorField& out, const SpinorField& in) { o->MdagM(out, in); };
+    L.flops = 2 * fm;
+  } else {
+    auto tmp = std::make_shared<SpinorField>(L.params);
+    L.apply = [o, tmp](SpinorField& out, const SpinorField& in) {
+      o->Mdag(*tmp, in);
+      o->M(out, *tmp);
+    };
+    L.flops = 2 * fm;
+  }
+  if (shift != 0.0) {
+    auto inner = L.apply;
+    const runtime::Exec ex = L.exec;
+    L.apply = [inner, shift, ex](SpinorField& out, const SpinorField& in) {
+      inner(out, in);
+      blas::axpy(shift, in, out, ex);
+    };
+    L.flops += blas::kFlopsAxpy * vector_reals(L.params);
+  }
+  return L;
+}
+
+Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result)
+    : solver_(std::move(solver)), params_(p), result_(result) {
+  if (!(p.tol > 0.0) || !std::isfinite(p.tol))
+    throw InputError(solver_ + ": tol: expected a positive relative residual, found " + sci(p.tol));
+  if (p.max_iter < 0)
+    throw InputError(solver_ + ": max_iter: expected >= 0, found " + std::to_string(p.max_iter));
+  if (!(p.delta > 0.0 && p.delta < 1.0))
+    throw InputError(solver_ + ": delta (reliable-update threshold): expected in (0, 1), found " + sci(p.delta));
+  if (p.max_stagnant_updates < 1)
+    throw InputError(solver_ + ": max_stagnant_updates: expected >= 1, found " +
+                     std::to_string(p.max_stagnant_updates));
+  if (p.verbose && p.log_every <= 0)
+    throw InputError(solver_ + ": log_every: expected > 0, found " + std::to_string(p.log_every));
+  result_.solver = solver_;
+  timer_.start();
+}
+
+void Monitor::finite(const char* what, double v) const {
+  if (!std::isfinite(v)) throw Failure{std::string(std::isnan(v) ? "NaN" : "Inf") + " in " + what};
+}
+
+void Monitor::iteration(double r2, double b2) {
+  ++result_.iterations;
+  const double rel = std::sqrt(r2 / b2);
+  result_.history.push_back(rel);
+  if (params_.verbose && result_.iterations % params_.log_every == 0)
+    runtime::log::info(solver_ + " (" + result_.precision + "): iteration " +
+                       std::to_string(result_.iterations) + ", relative residual " + sci(rel) +
+                       ", reliable updates " + std::to_string(result_.reliable_updates) + ", " +
+                       sci(timer_.elapsed_s()) + " s");
+}
+
+void Monitor::true_residual_checked(double rel) {
+  if (best_true_ < 0.0 || rel < 0.99 * best_true_) {
+    best_true_ = rel;
+    stagnant_ = 0;
+    return;
+  }
+  if (++stagnant_ >= params_.max_stagnant_updates)
+    throw Failure{"stagnation: the true relative residual (now " + sci(rel) + ", best " + sci(best_true_) +
+                  ") has not decreased by 1% in " + std::to_string(stagnant_) +
+                  " true-residual checks (a sloppy operator that does not match the precise one, or a "
+                  "tolerance below what the precision can reach)"};
+}
+
+std::string Monitor::describe_failure(const std::string& reason) const {
+  std::string m = solver_ + " (" + result_.precision + "): " + reason + " at iteration " +
+                  std::to_string(result_.iterations) + " (tol " + sci(params_.tol) + ", max_iter " +
+                  std::to_string(params_.max_iter) + ")";
+  const auto& h = result_.history;
+  const std::size_t k = std::min<std::size_t>(h.size(), 5);
+  if (k > 0) {
+    m += "; relative residual history, last " + std::to_string(k) + " of " + std::to_string(h.size()) + ":";
+    for (std::size_t i = h.size() - k; i < h.size(); ++i) m += " " + sci(h[i]);
+  }
+  return m;
+}
+
+void Monitor::finish(const std::string& failure_reason) {
+  timer_.stop();
+  result_.seconds = timer_.elapsed_s();
+  result_.gflops = result_.seconds > 0 ? result_.flops / result_.seconds * 1e-9 : 0.0;
+  if (!failure_reason.empty()) {
+    result_.converged = false;
+    result_.failure = describe_failure(failure_reason);
+    if (params_.throw_on_failure) throw NumericalError(result_.failure);
+    if (params_.verbose) runtime::log::warn(result_.failure);
+    return;
+  }
+  result_.converged = true;
+  if (params_.verbose)
+    runtime::log::info(solver_ + " (" + result_.precision + "): converged in " +
+                       std::to_string(result_.iterations) + " iterations, true relative residual " +
+                       sci(result_.true_residual) + ", " + std::to_string(result_.reliable_updates) +
+                       " reliable updates, " + sci(result_.seconds) + " s, " + sci(result_.gflops) +
+                       " GFLOP/s");
+}
+
+namespace {
+std::string mismatch(const SpinorFieldParams& want, const SpinorFieldParams& got) {
+  std::string m;
+  if (!(want.geometry == got.geometry))
+    m += " geometry " + want.geometry.to_string() + " vs " + got.geometry.to_string() + ";";
+  if (want.nspin != got.nspin) m += " nspin " + std::to_string(want.nspin) + " vs " + std::to_string(got.nspin) + ";";
+  if (want.subset != got.subset) m += " site subset differs;";
+  if (want.precision != got.precision)
+    m += " precision " + to_string(want.precision) + " vs " + to_string(got.precision) + ";";
+  if (want.space != got.space) m += " memory space " + runtime::to_string(want.space) + " vs " + runtime::to_string(got.space) + ";";
+  return m;
+}
+}  // namespace
+
+void check_vectors(const char* solver, const DiracOperator& op, const SpinorField& x, const SpinorField& b) {
+  const SpinorFieldParams want = op.vector_params();
+  const std::string mx = mismatch(want, x.params()), mb = mismatch(want, b.params());
+  if (!mx.empty())
+    throw InputError(std::string(solver) + ": solution x: expected the operator's vector parameters (" +
+                     want.describe() + "), found " + x.params().describe() + " (" + mx + " )");
+  if (!mb.empty())
+    throw InputError(std::string(solver) + ": right-hand side b: expected the operator's vector parameters (" +
+                     want.describe() + "), found " + b.params().describe() + " (" + mb + " )");
+  if (&x == &b) throw InputError(std::string(solver) + ": x and b must be different fields");
+}
+
+void check_sloppy(const char* solver, const DiracOperator& op, const DiracOperator* sloppy) {
+  if (sloppy == nullptr) return;
+  const SpinorFieldParams a = op.vector_params(), s = sloppy->vector_params();
+  if (!(a.geometry == s.geometry) || a.nspin != s.nspin || a.subset != s.subset)
+    throw InputError(std::string(solver) + ": sloppy operator: expected vectors on the precise operator's "
+                     "sites (" + a.describe() + "), found " + s.describe());
+  if (op.params().type != sloppy->params().type)
+    throw InputError(std::string(solver) + ": sloppy operator: expected type " + to_string(op.params().type) +
+                     ", found " + to_string(sloppy->params().type));
+}
+
+std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy) {
+  std::string n = to_string(op.params().precision);
+  if (sloppy != nullptr) n += "-" + to_string(sloppy->params().precision);
+  return n;
+}
+
+bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
+             double tol, Monitor& m) {
+  const runtime::Exec& ex = A.exec;
+  const runtime::Exec& exs = As.exec;
+  SolverResult& res = m.result();
+  const double nrs = vector_reals(As.params), nr = vector_reals(A.params);
+  const double b2 = blas::norm2(b, ex);
+  m.finite("|b|^2", b2);
+  if (b2 == 0.0) {
+    blas::zero(x, ex);
+    res.true_residual = 0.0;
+    return true;
+  }
+  const double stop2 = tol * tol * b2;
+  SpinorField r(A.params);
+  A.apply(r, x);
+  double r2 = blas::xmy_norm2(b, r, ex);  // r = b - A x
+  m.flops(A.flops + 3 * nr);
+  m.finite("|b - A x|^2", r2);
+  res.true_residual = std::sqrt(r2 / b2);
+  if (r2 <= stop2) return true;
+
+  SpinorField rs, xs, tmp;
+  if (mixed) {
+    rs = SpinorField(As.params);
+    xs = SpinorField(As.params);
+    tmp = SpinorField(A.params);
+    blas::copy(rs, r, exs);
+    blas::zero(xs, exs);
+  }
+  SpinorField& R = mixed ? rs : r;
+  SpinorField& X = mixed ? xs : x;
+  SpinorField p(As.params), Ap(As.params);
+  blas::copy(p, R, exs);
+
+  // x += the sloppy correction (mixed), then r = b - A x in the outer precision.
+  auto flush = [&] {
+    if (!mixed) return;
+    blas::copy(tmp, xs, ex);
+    blas::axpy(1.0, tmp, x, ex);
+    blas::zero(xs, exs);
+  };
+  auto true_r2 = [&] {
+    flush();
+    A.apply(r, x);
+    const double t = blas::xmy_norm2(b, r, ex);
+    m.flops(A.flops + 5 * nr);
+    m.finite("true |r|^2", t);
+    ++res.reliable_updates;
+    res.true_residual = std::sqrt(t / b2);
+    if (t > stop2) m.true_residual_checked(res.true_residual);
+    return t;
+  };
+
+  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
+  int since_best = 0;
+  try {
+    while (true) {
+      if (m.out_of_iterations()) return true_r2() <= stop2;
+      As.apply(Ap, p);
+      const double pAp = blas::re_dot(p, Ap, exs);
+      m.finite("p^dagger A p", pAp);
+      if (pAp <= 0.0)
+        throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
+                      " <= 0 (the operator is not Hermitian positive definite)"};
+      const double alpha = r2 / pAp;
+      m.finite("alpha", alpha);
+      const double r2_old = r2;
+      r2 = blas::axpy_norm2(-alpha, Ap, R, exs);
+      m.finite("|r|^2", r2);
+      m.iteration(r2, b2);
+      m.flops(As.flops + 10 * nrs);
+      const double rn = std::sqrt(r2);
+      rmax = std::max(rmax, rn);
+      const bool claims = r2 <= stop2;
+      if (r2 < 0.25 * best2) {  // progress: |r| halved
+        best2 = r2;
+        since_best = 0;
+      }
+      const bool stalled = ++since_best >= kStallIterations;
+      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) {
+        blas::axpy_zpbx(alpha, p, X, R, r2 / r2_old, exs);
+        continue;
+      }
+      // Reliable update (or the convergence check): the true residual in the outer precision.
+      blas::axpy(alpha, p, X, exs);
+      const double t2 = true_r2();
+      if (t2 <= stop2) return true;
+      if (mixed) blas::copy(R, r, exs);
+      const bool worse = t2 > last_true2;
+      last_true2 = t2;
+      r2 = t2;
+      rmax = std::sqrt(t2);
+      best2 = t2;
+      since_best = 0;
+      if (worse) {
+        // The true residual grew since the last update: the sloppy recurrence has drifted too far
+        // for its search direction to be useful. Restart it from the true residual.
+        blas::copy(p, R, exs);
+        ++res.restarts;
+        continue;
+      }
+      // Keep the search direction, re-projected against the new residual (QUDA's CG).
+      const complexd rp = blas::cdot(R, p, exs);
+      blas::caxpy(complexd(-rp.re / r2, -rp.im / r2), R, p, exs);
+      blas::xpay(R, r2 / r2_old, p, exs);
+      m.flops(10 * nrs);
+    }
+  } catch (const Failure&) {
+    try {
+      flush();
+    } catch (...) {
+    }
+    throw;
+  }
+}
+
+}  // namespace solvers::detail
+
+std::string to_string(SolverType t) {
+  switch (t) {
+    case SolverType::cg: return "cg";
+    case SolverType::cgnr: return "cgnr";
+    case SolverType::cgne: return "cgne";
+    case SolverType::bicgstab: return "bicgstab";
+  }
+  return "?";
+}
+
+SolverType parse_solver_type(const std::string& s) {
+  if (s == "cg") return SolverType::cg;
+  if (s == "cgnr") return SolverType::cgnr;
+  if (s == "cgne") return SolverType::cgne;
+  if (s == "bicgstab" || s == "bicg-stab") return SolverType::bicgstab;
+  throw InputError("solver: expected cg, cgnr, cgne or bicgstab, found '" + s + "'");
+}
+
+SolverResult solve(SolverType type, const DiracOperator& op, SpinorField& x, const SpinorField& b,
+                   const SolverParams& params, const DiracOperator* sloppy) {
+  switch (type) {
+    case SolverType::cg: return cg(op, x, b, params, sloppy);
+    case SolverType::cgnr: return cgnr(op, x, b, params, sloppy);
+    case SolverType::cgne: return cgne(op, x, b, params, sloppy);
+    case SolverType::bicgstab: return bicgstab(op, x, b, params, sloppy);
+  }
+  throw InputError("solve: unknown solver type");
+}
+
+}  // namespace gluon::qcd

@@ -1,0 +1,78 @@
+#pragma once
+// Private helpers of the Krylov solvers: the linear operators they iterate on (built from a
+// DiracOperator), the iteration monitor (history, NaN/Inf and breakdown checks, verbose lines,
+// flop count) and the failure path of solver.h's policy, and the CG core shared by cg, cgnr,
+// cgne and the multi-shift refinement.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/solvers/solver.h"
+#include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/exec.h"
+#include "gluon/runtime/timer.h"
+
+namespace gluon::qcd::solvers::detail {
+
+// out = A in on fields of `params`, run on `exec`; `flops` per application.
+struct LinearOp {
+  std::function<void(SpinorField&, const SpinorField&)> apply;
+  SpinorFieldParams params;
+  runtime::Exec exec;
+  double flops = 0.0;
+};
+
+// M; M if hermitian_positive() else M^+ M; M^+ M always; M M^+
+enum class Form { M, normal, mdagm, mmdag };
+LinearOp make_op(const DiracOperator& op, Form form, double shift = 0.0);
+
+// Iterations in which the iterated residual has not halved, after which a true-residual check is
+// forced (so that stagnation is seen by Monitor::true_residual_checked).
+inline constexpr int kStallIterations = 200;
+
+// Raised inside a solver loop; caught by finish(), which applies the failure policy.
+struct Failure {
+  std::string reason;
+};
+
+class Monitor {
+ public:
+  Monitor(std::string solver, const SolverParams& p, SolverResult& result);
+  // NaN/Inf check of a scalar (throws Failure naming it).
+  void finite(const char* what, double v) const;
+  // One iteration done with iterated |r|^2 = r2 (relative to |b|^2 = b2).
+  void iteration(double r2, double b2);
+  void flops(double f) { result_.flops += f; }
+  // "cg: ..., residual history (last 5): ..."
+  std::string describe_failure(const std::string& reason) const;
+  // Sets seconds/gflops; on failure applies the policy (throw NumericalError or fill `failure`).
+  void finish(const std::string& failure_reason);
+  SolverResult& result() { return result_; }
+  const SolverParams& params() const { return params_; }
+  bool out_of_iterations() const { return result_.iterations >= params_.max_iter; }
+  // After each true-residual check: throws Failure when max_stagnant_updates checks in a row
+  // did not improve on the best true residual by 1%.
+  void true_residual_checked(double rel);
+
+ private:
+  std::string solver_;
+  SolverParams params_;
+  SolverResult& result_;
+  runtime::Timer timer_;
+  double best_true_ = -1.0;
+  int stagnant_ = 0;
+};
+
+// Checks that x and b have the operator's vector parameters (InputError naming the solver).
+void check_vectors(const char* solver, const DiracOperator& op, const SpinorField& x, const SpinorField& b);
+void check_sloppy(const char* solver, const DiracOperator& op, const DiracOperator* sloppy);
+std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy);
+
+// CG on A x = b (A Hermitian positive definite), mixed precision with reliable updates when
+// `mixed` (As on its own vectors). Adds its iterations/history/flops to m.result(); sets
+// m.result().true_residual. Returns true when the true residual met params.tol. Throws Failure.
+bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
+             double tol, Monitor& m);
+
+}  // namespace gluon::qcd::solvers::detail

@@ -1,0 +1,97 @@
+// BLAS-1 kernels on the GPU: the same operations on device fields (blocked layout, cuda_exec) and
+// on host fields (CPU), compared to rounding (FMA contraction and the reduction order differ, so
+// not bitwise), for double, single and half.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gluon/qcd/blas.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/random_fields.h"
+#include "gluon/runtime/exec.h"
+#include "test_support.h"
+
+using namespace gluon;
+using namespace gluon::qcd;
+
+namespace {
+const Geometry kGeom({8, 8, 8, 8});
+
+SpinorFieldParams params(Precision p, runtime::MemSpace space) {
+  SpinorFieldParams q;
+  q.geometry = kGeom;
+  q.precision = p;
+  q.order = space == runtime::MemSpace::device ? FieldOrder::blocked : FieldOrder::site_major;
+  q.space = space;
+  return q;
+}
+
+double tol(Precision p) { return p == Precision::double_ ? 1e-13 : p == Precision::single ? 1e-5 : 1e-3; }
+
+double rel_diff(const SpinorField& a, const SpinorField& b) {
+  SpinorFieldParams c;
+  c.geometry = kGeom;
+  const auto cpu = runtime::cpu_exec();
+  SpinorField ac = converted(a, c, cpu), bc = converted(b, c, cpu);
+  const double nb = std::sqrt(blas::norm2(bc, cpu));
+  blas::axpy(-1.0, ac, bc, cpu);
+  return std::sqrt(blas::norm2(bc, cpu)) / nb;
+}
+}  // namespace
+
+TEST(BlasGpu, KernelsMatchCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+    SCOPED_TRACE(to_string(prec));
+    SpinorFieldParams c;
+    c.geometry = kGeom;
+    std::vector<SpinorField> h, d;
+    for (int k = 0; k < 6; ++k) {
+      SpinorField f(c);
+      fill_gaussian(f, 70 + k, 0, cpu);
+      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
+      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
+    }
+    const double t = tol(prec);
+    auto near = [&](double a, double b) { EXPECT_NEAR(a, b, t * std::fabs(b) + 1e-300); };
+    near(blas::norm2(d[0], gpu), blas::norm2(h[0], cpu));
+    const complexd dg = blas::cdot(d[0], d[1], gpu), dc = blas::cdot(h[0], h[1], cpu);
+    EXPECT_NEAR(dg.re, dc.re, t * blas::norm2(h[0], cpu));
+    EXPECT_NEAR(dg.im, dc.im, t * blas::norm2(h[0], cpu));
+    near(blas::axpy_norm2(0.3, d[0], d[1], gpu), blas::axpy_norm2(0.3, h[0], h[1], cpu));
+    EXPECT_LT(rel_diff(d[1], h[1]), t);
+    near(blas::cg_update(0.2, d[0], d[1], d[2], d[3], gpu), blas::cg_update(0.2, h[0], h[1], h[2], h[3], cpu));
+    EXPECT_LT(rel_diff(d[2], h[2]), t);
+    EXPECT_LT(rel_diff(d[3], h[3]), t);
+    blas::axpy_zpbx(0.4, d[0], d[2], d[3], -0.6, gpu);
+    blas::axpy_zpbx(0.4, h[0], h[2], h[3], -0.6, cpu);
+    EXPECT_LT(rel_diff(d[0], h[0]), t);
+    EXPECT_LT(rel_diff(d[2], h[2]), t);
+    blas::bicgstab_p(d[1], {0.5, 0.1}, {0.9, -0.2}, d[2], d[4], gpu);
+    blas::bicgstab_p(h[1], {0.5, 0.1}, {0.9, -0.2}, h[2], h[4], cpu);
+    EXPECT_LT(rel_diff(d[4], h[4]), t);
+    const blas::NormDot ug = blas::bicgstab_update({0.3, 0.2}, d[0], {0.7, 0.1}, d[1], d[2], d[3], d[5], gpu);
+    const blas::NormDot uc = blas::bicgstab_update({0.3, 0.2}, h[0], {0.7, 0.1}, h[1], h[2], h[3], h[5], cpu);
+    near(ug.norm2, uc.norm2);
+    EXPECT_NEAR(ug.dot.re, uc.dot.re, t * std::sqrt(uc.norm2 * blas::norm2(h[5], cpu)));
+    EXPECT_LT(rel_diff(d[1], h[1]), t);
+    EXPECT_LT(rel_diff(d[3], h[3]), t);
+    std::vector<blas::ShiftUpdate> ug_s, uc_s;
+    for (int i = 0; i < 2; ++i) {
+      ug_s.push_back({&d[2 + i], &d[4 + i], 0.1 + i, 0.2, 0.5});
+      uc_s.push_back({&h[2 + i], &h[4 + i], 0.1 + i, 0.2, 0.5});
+    }
+    blas::multishift_update(d[0], ug_s, gpu);
+    blas::multishift_update(h[0], uc_s, cpu);
+    for (int k = 2; k < 6; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
+    blas::zero(d[5], gpu);
+    EXPECT_EQ(blas::norm2(d[5], gpu), 0.0);
+    // copy across precision on the device
+    SpinorField dd(params(Precision::double_, runtime::MemSpace::device));
+    blas::copy(dd, d[1], gpu);
+    near(blas::norm2(dd, gpu), blas::norm2(h[1], cpu));
+  }
+}

@@ -1,0 +1,373 @@
+// BLAS-1 on spinor fields (qcd/blas.h): every kernel against a plain double loop over the reals of
+// the same (already rounded) inputs, for double, single and half storage, Dirac and staggered
+// fields, site_major and blocked layouts, full and even-parity fields; the operand checks.
+#include "gluon/qcd/blas.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/random_fields.h"
+#include "gluon/runtime/error.h"
+#include "gluon/runtime/exec.h"
+
+using namespace gluon;
+using namespace gluon::qcd;
+using cd = std::complex<double>;
+using Reals = std::vector<double>;
+
+namespace {
+
+const Geometry kGeom({4, 4, 4, 6});
+const runtime::Exec kCpu = runtime::cpu_exec();
+
+struct Case {
+  Precision prec;
+  int nspin;
+  FieldOrder order;
+  SiteSubset subset;
+  std::string name() const {
+    return to_string(prec) + " nspin " + std::to_string(nspin) +
+           (order == FieldOrder::blocked ? " blocked" : " site_major") +
+           (subset == SiteSubset::even ? " even" : " full");
+  }
+};
+
+std::vector<Case> setups() {
+  std::vector<Case> out;
+  for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
+    out.push_back({p, 4, FieldOrder::site_major, SiteSubset::full});
+    out.push_back({p, 1, FieldOrder::blocked, SiteSubset::full});
+    out.push_back({p, 4, FieldOrder::blocked, SiteSubset::even});
+  }
+  return out;
+}
+
+SpinorFieldParams canonical_params(const Case& s) {
+  SpinorFieldParams p;
+  p.geometry = kGeom;
+  p.nspin = s.nspin;
+  p.subset = s.subset;
+  return p;
+}
+
+SpinorFieldParams target_params(const Case& s) {
+  SpinorFieldParams p = canonical_params(s);
+  p.precision = s.prec;
+  p.order = s.order;
+  p.pad = s.order == FieldOrder::blocked ? 3 : 0;
+  return p;
+}
+
+SpinorField make(const Case& s, std::uint64_t seed) {
+  SpinorField c(canonical_params(s));
+  fill_gaussian(c, seed, 0, kCpu);
+  return converted(c, target_params(s), kCpu);
+}
+
+Reals reals(const SpinorField& f) {
+  SpinorFieldParams p = f.params();
+  p.precision = Precision::double_;
+  p.order = FieldOrder::site_major;
+  p.pad = 0;
+  SpinorField c = converted(f, p, kCpu);
+  const auto* d = static_cast<const double*>(c.data());
+  return Reals(d, d + c.layout().size());
+}
+
+double tol(Precision p) { return p == Precision::double_ ? 1e-14 : p == Precision::single ? 1e-6 : 2e-4; }
+
+double nrm(const Reals& v) {
+  double s = 0;
+  for (double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+// |got - want| / scale
+double rel_diff(const Reals& got, const Reals& want, double scale) {
+  EXPECT_EQ(got.size(), want.size());
+  double s = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) s += (got[i] - want[i]) * (got[i] - want[i]);
+  return std::sqrt(s) / scale;
+}
+
+cd at(const Reals& v, std::size_t c) { return {v[2 * c], v[2 * c + 1]}; }
+void put(Reals& v, std::size_t c, cd z) {
+  v[2 * c] = z.real();
+  v[2 * c + 1] = z.imag();
+}
+
+const double kA = 0.7, kB = -1.3;
+const cd kCA(0.7, -0.3), kCB(-0.4, 0.9);
+complexd C(cd z) { return {z.real(), z.imag()}; }
+
+}  // namespace
+
+TEST(Blas, ZeroAndScale) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    SpinorField x = make(s, 1);
+    const Reals rx = reals(x);
+    blas::scale(kB, x, kCpu);
+    Reals want = rx;
+    for (double& v : want) v *= kB;
+    EXPECT_LT(rel_diff(reals(x), want, nrm(want)), tol(s.prec));
+    blas::zero(x, kCpu);
+    for (double v : reals(x)) ASSERT_EQ(v, 0.0);
+    EXPECT_EQ(blas::norm2(x, kCpu), 0.0);
+  }
+}
+
+TEST(Blas, RealAxpyFamily) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    for (int kind = 0; kind < 3; ++kind) {
+      SpinorField x = make(s, 2), y = make(s, 3);
+      const Reals rx = reals(x), ry = reals(y);
+      Reals want(ry.size());
+      if (kind == 0) {
+        blas::axpy(kA, x, y, kCpu);
+        for (std::size_t i = 0; i < want.size(); ++i) want[i] = ry[i] + kA * rx[i];
+      } else if (kind == 1) {
+        blas::xpay(x, kA, y, kCpu);
+        for (std::size_t i = 0; i < want.size(); ++i) want[i] = rx[i] + kA * ry[i];
+      } else {
+        blas::axpby(kA, x, kB, y, kCpu);
+        for (std::size_t i = 0; i < want.size(); ++i) want[i] = kA * rx[i] + kB * ry[i];
+      }
+      SCOPED_TRACE(kind);
+      EXPECT_LT(rel_diff(reals(y), want, nrm(rx) + nrm(ry)), tol(s.prec));
+      EXPECT_EQ(reals(x), rx);  // x untouched
+    }
+  }
+}
+
+TEST(Blas, ComplexAxpyFamily) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    for (int kind = 0; kind < 3; ++kind) {
+      SpinorField x = make(s, 4), y = make(s, 5);
+      const Reals rx = reals(x), ry = reals(y);
+      Reals want(ry.size());
+      double got_norm = 0;
+      if (kind == 0) blas::caxpy(C(kCA), x, y, kCpu);
+      if (kind == 1) blas::caxpby(C(kCA), x, C(kCB), y, kCpu);
+      if (kind == 2) got_norm = blas::caxpy_norm2(C(kCA), x, y, kCpu);
+      for (std::size_t c = 0; c < want.size() / 2; ++c)
+        put(want, c, kind == 1 ? kCA * at(rx, c) + kCB * at(ry, c) : at(ry, c) + kCA * at(rx, c));
+      SCOPED_TRACE(kind);
+      EXPECT_LT(rel_diff(reals(y), want, nrm(rx) + nrm(ry)), tol(s.prec));
+      if (kind == 2) EXPECT_NEAR(got_norm, nrm(want) * nrm(want), tol(s.prec) * nrm(want) * nrm(want));
+    }
+  }
+}
+
+TEST(Blas, ReductionsAreExactDoubleSumsOfTheStoredValues) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    SpinorField x = make(s, 6), y = make(s, 7);
+    const Reals rx = reals(x), ry = reals(y);
+    double n2 = 0, rd = 0;
+    cd dot = 0;
+    for (std::size_t i = 0; i < rx.size(); ++i) {
+      n2 += rx[i] * rx[i];
+      rd += rx[i] * ry[i];
+    }
+    for (std::size_t c = 0; c < rx.size() / 2; ++c) dot += std::conj(at(rx, c)) * at(ry, c);
+    // The loads decode exactly what the conversion to double decodes: only the summation order differs.
+    EXPECT_NEAR(blas::norm2(x, kCpu), n2, 1e-12 * n2);
+    EXPECT_NEAR(blas::re_dot(x, y, kCpu), rd, 1e-12 * n2);
+    const complexd d = blas::cdot(x, y, kCpu);
+    EXPECT_NEAR(d.re, dot.real(), 1e-12 * n2);
+    EXPECT_NEAR(d.im, dot.imag(), 1e-12 * n2);
+    EXPECT_NEAR(d.re, blas::re_dot(x, y, kCpu), 1e-12 * n2);
+    const blas::DotNorm dn = blas::cdot_norm2(x, y, kCpu);
+    EXPECT_NEAR(dn.dot.re, dot.real(), 1e-12 * n2);
+    EXPECT_NEAR(dn.dot.im, dot.imag(), 1e-12 * n2);
+    EXPECT_NEAR(dn.norm2, n2, 1e-12 * n2);
+    // <x, x> is real.
+    EXPECT_NEAR(blas::cdot(x, x, kCpu).im, 0.0, 1e-12 * n2);
+    // A reduction over a random field is not zero: the test could fail.
+    EXPECT_GT(std::fabs(dot.imag()), 1e-3);
+  }
+}
+
+TEST(Blas, FusedNormKernels) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    {
+      SpinorField x = make(s, 8), y = make(s, 9);
+      const Reals rx = reals(x), ry = reals(y);
+      const double got = blas::axpy_norm2(kA, x, y, kCpu);
+      Reals want(ry.size());
+      for (std::size_t i = 0; i < want.size(); ++i) want[i] = ry[i] + kA * rx[i];
+      EXPECT_LT(rel_diff(reals(y), want, nrm(want)), tol(s.prec));
+      EXPECT_NEAR(got, nrm(want) * nrm(want), 2 * tol(s.prec) * nrm(want) * nrm(want));
+    }
+    {
+      SpinorField x = make(s, 10), y = make(s, 11);
+      const Reals rx = reals(x), ry = reals(y);
+      const double got = blas::xmy_norm2(x, y, kCpu);
+      Reals want(ry.size());
+      for (std::size_t i = 0; i < want.size(); ++i) want[i] = rx[i] - ry[i];
+      EXPECT_LT(rel_diff(reals(y), want, nrm(want)), tol(s.prec));
+      EXPECT_NEAR(got, nrm(want) * nrm(want), 2 * tol(s.prec) * nrm(want) * nrm(want));
+    }
+  }
+}
+
+TEST(Blas, CgKernels) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    {
+      SpinorField p = make(s, 12), ap = make(s, 13), x = make(s, 14), r = make(s, 15);
+      const Reals rp = reals(p), rap = reals(ap), rx = reals(x), rr = reals(r);
+      const double got = blas::cg_update(kA, p, ap, x, r, kCpu);
+      Reals wx(rx.size()), wr(rr.size());
+      for (std::size_t i = 0; i < wx.size(); ++i) {
+        wx[i] = rx[i] + kA * rp[i];
+        wr[i] = rr[i] - kA * rap[i];
+      }
+      EXPECT_LT(rel_diff(reals(x), wx, nrm(wx)), tol(s.prec));
+      EXPECT_LT(rel_diff(reals(r), wr, nrm(wr)), tol(s.prec));
+      EXPECT_NEAR(got, nrm(wr) * nrm(wr), 2 * tol(s.prec) * nrm(wr) * nrm(wr));
+      EXPECT_EQ(reals(p), rp);
+      EXPECT_EQ(reals(ap), rap);
+    }
+    {
+      SpinorField p = make(s, 16), x = make(s, 17), r = make(s, 18);
+      const Reals rp = reals(p), rx = reals(x), rr = reals(r);
+      blas::axpy_zpbx(kA, p, x, r, kB, kCpu);
+      Reals wx(rx.size()), wp(rp.size());
+      for (std::size_t i = 0; i < wx.size(); ++i) {
+        wx[i] = rx[i] + kA * rp[i];
+        wp[i] = rr[i] + kB * rp[i];
+      }
+      EXPECT_LT(rel_diff(reals(x), wx, nrm(wx)), tol(s.prec));
+      EXPECT_LT(rel_diff(reals(p), wp, nrm(wp)), tol(s.prec));
+    }
+  }
+}
+
+TEST(Blas, BicgstabKernels) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    {
+      SpinorField r = make(s, 20), v = make(s, 21), p = make(s, 22);
+      const Reals rr = reals(r), rv = reals(v), rp = reals(p);
+      blas::bicgstab_p(r, C(kCA), C(kCB), v, p, kCpu);
+      Reals want(rp.size());
+      for (std::size_t c = 0; c < want.size() / 2; ++c)
+        put(want, c, at(rr, c) + kCA * (at(rp, c) - kCB * at(rv, c)));
+      EXPECT_LT(rel_diff(reals(p), want, nrm(want)), tol(s.prec));
+    }
+    {
+      SpinorField p = make(s, 23), sv = make(s, 24), t = make(s, 25), x = make(s, 26), r0 = make(s, 27);
+      const Reals rp = reals(p), rs = reals(sv), rt = reals(t), rx = reals(x), r0v = reals(r0);
+      const blas::NormDot got = blas::bicgstab_update(C(kCA), p, C(kCB), sv, t, x, r0, kCpu);
+      Reals wx(rx.size()), wr(rs.size());
+      cd dot = 0;
+      for (std::size_t c = 0; c < wx.size() / 2; ++c) {
+        put(wx, c, at(rx, c) + kCA * at(rp, c) + kCB * at(rs, c));
+        put(wr, c, at(rs, c) - kCB * at(rt, c));
+        dot += std::conj(at(r0v, c)) * at(wr, c);
+      }
+      const double n = nrm(wr);
+      EXPECT_LT(rel_diff(reals(x), wx, nrm(wx)), tol(s.prec));
+      EXPECT_LT(rel_diff(reals(sv), wr, n), tol(s.prec));
+      EXPECT_NEAR(got.norm2, n * n, 2 * tol(s.prec) * n * n);
+      EXPECT_NEAR(got.dot.re, dot.real(), 2 * tol(s.prec) * n * nrm(r0v));
+      EXPECT_NEAR(got.dot.im, dot.imag(), 2 * tol(s.prec) * n * nrm(r0v));
+      EXPECT_EQ(reals(r0), r0v);
+    }
+  }
+}
+
+TEST(Blas, MultishiftUpdateOverMoreShiftsThanOneLaunch) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    const int n = 11;  // more than one launch of 8
+    SpinorField r = make(s, 30);
+    const Reals rr = reals(r);
+    std::vector<SpinorField> xs, ps;
+    std::vector<Reals> rx, rp;
+    for (int i = 0; i < n; ++i) {
+      xs.push_back(make(s, 100 + i));
+      ps.push_back(make(s, 200 + i));
+      rx.push_back(reals(xs.back()));
+      rp.push_back(reals(ps.back()));
+    }
+    std::vector<blas::ShiftUpdate> up;
+    for (int i = 0; i < n; ++i) up.push_back({&xs[i], &ps[i], 0.1 * (i + 1), -0.05 * i, 1.0 / (1 + i)});
+    blas::multishift_update(r, up, kCpu);
+    for (int i = 0; i < n; ++i) {
+      SCOPED_TRACE(i);
+      Reals wx(rr.size()), wp(rr.size());
+      for (std::size_t k = 0; k < rr.size(); ++k) {
+        wx[k] = rx[i][k] + up[i].alpha * rp[i][k];
+        wp[k] = up[i].zeta * rr[k] + up[i].beta * rp[i][k];
+      }
+      EXPECT_LT(rel_diff(reals(xs[i]), wx, nrm(wx)), tol(s.prec));
+      EXPECT_LT(rel_diff(reals(ps[i]), wp, nrm(wp)), tol(s.prec));
+    }
+  }
+}
+
+TEST(Blas, CopyChangesPrecisionAndLayout) {
+  const Case d{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  SpinorField x = make(d, 40);
+  const Reals rx = reals(x);
+  for (const Case& s : setups()) {
+    if (s.nspin != 4 || s.subset != SiteSubset::full) continue;
+    SCOPED_TRACE(s.name());
+    SpinorField y(target_params(s));
+    blas::copy(y, x, kCpu);
+    EXPECT_LT(rel_diff(reals(y), rx, nrm(rx)), tol(s.prec));
+    SpinorField back(x.params());
+    blas::copy(back, y, kCpu);
+    EXPECT_EQ(reals(back), reals(y));
+  }
+  blas::copy(x, x, kCpu);  // self copy: no-op
+  EXPECT_EQ(reals(x), rx);
+}
+
+TEST(Blas, AliasedOperandsActElementwise) {
+  const Case s{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  SpinorField x = make(s, 41);
+  const Reals rx = reals(x);
+  const double n = blas::axpy_norm2(1.0, x, x, kCpu);  // x = 2 x
+  EXPECT_NEAR(n, 4 * nrm(rx) * nrm(rx), 1e-12 * n);
+}
+
+TEST(Blas, OperandMismatchesAreInputErrors) {
+  const Case d{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  SpinorField x = make(d, 50);
+  SpinorField xs = make({Precision::single, 4, FieldOrder::site_major, SiteSubset::full}, 51);
+  SpinorField x1 = make({Precision::double_, 1, FieldOrder::site_major, SiteSubset::full}, 52);
+  SpinorField xe = make({Precision::double_, 4, FieldOrder::site_major, SiteSubset::even}, 53);
+  SpinorFieldParams og = x.params();
+  og.geometry = Geometry({4, 4, 4, 4});
+  SpinorField xg(og);
+  try {
+    blas::axpy(1.0, x, xs, kCpu);
+    FAIL() << "precision mismatch not detected";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("axpy"), std::string::npos) << m;
+    EXPECT_NE(m.find("precision"), std::string::npos) << m;
+    EXPECT_NE(m.find("single"), std::string::npos) << m;
+  }
+  EXPECT_THROW(blas::cdot(x, x1, kCpu), InputError);
+  EXPECT_THROW(blas::norm2(x, kCpu) + blas::re_dot(x, xe, kCpu), InputError);
+  EXPECT_THROW(blas::xpay(x, 1.0, xg, kCpu), InputError);
+  EXPECT_THROW(blas::cg_update(1.0, x, x, x, xs, kCpu), InputError);
+  std::vector<blas::ShiftUpdate> up{{&x, &xs, 1, 1, 1}};
+  EXPECT_THROW(blas::multishift_update(x, up, kCpu), InputError);
+  std::vector<blas::ShiftUpdate> bad{{&x, nullptr, 1, 1, 1}};
+  EXPECT_THROW(blas::multishift_update(x, bad, kCpu), InputError);
+  if (!runtime::cuda_available()) EXPECT_THROW(blas::norm2(x, runtime::Exec{runtime::Backend::cuda, 0, nullptr}), Error);
+}

@@ -1,0 +1,413 @@
+// Krylov solvers (qcd/solvers/*.h) on the test operator of solver_test_operator.h: every solver
+// reaches its tolerance with the true residual checked independently (plain double loops);
+// the solvers agree with each other; multi-shift equals single-shift solves per shift; mixed
+// double-single and double-half reach 1e-10 with reliable updates; breakdown, NaN and max_iter
+// end quickly with the documented error; input checks.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gluon/qcd/blas.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/random_fields.h"
+#include "gluon/qcd/solvers/bicgstab.h"
+#include "gluon/qcd/solvers/cg.h"
+#include "gluon/qcd/solvers/multishift_cg.h"
+#include "gluon/qcd/solvers/solver.h"
+#include "gluon/runtime/error.h"
+#include "gluon/runtime/log.h"
+#include "solver_test_operator.h"
+
+using namespace gluon;
+using namespace gluon::qcd;
+using test::TestDirac;
+using test::TestOperatorOptions;
+
+namespace {
+
+const Geometry kGeom({4, 4, 4, 4});
+const runtime::Exec kCpu = runtime::cpu_exec();
+
+TestOperatorOptions nonhermitian() {
+  TestOperatorOptions o;
+  o.kappa = 0.5;
+  return o;
+}
+
+SpinorFieldParams canonical() {
+  SpinorFieldParams p;
+  p.geometry = kGeom;
+  return p;
+}
+
+SpinorField source(const DiracOperator& op, std::uint64_t seed = 5) {
+  SpinorField c(canonical());
+  fill_gaussian(c, seed, 0, kCpu);
+  return converted(c, op.vector_params(), kCpu);
+}
+
+double norm(const SpinorField& c) { return std::sqrt(blas::norm2(c, kCpu)); }
+
+// |b - A x| / |b| with A = M (normal = false) or M^+ M (+ shift), in double on canonical copies.
+double residual(const TestDirac& op, const SpinorField& x, const SpinorField& b, bool normal,
+                double shift = 0.0) {
+  SpinorField xc = converted(x, canonical(), kCpu), bc = converted(b, canonical(), kCpu);
+  SpinorField t(canonical()), ax(canonical());
+  op.apply_canonical(ax, xc, false);
+  if (normal) {
+    op.apply_canonical(t, ax, true);
+    blas::copy(ax, t, kCpu);
+  }
+  blas::axpy(shift, xc, ax, kCpu);
+  return std::sqrt(blas::xmy_norm2(bc, ax, kCpu)) / norm(bc);
+}
+
+double rel_distance(const SpinorField& a, const SpinorField& b) {
+  SpinorField ac = converted(a, canonical(), kCpu), bc = converted(b, canonical(), kCpu);
+  const double nb = norm(bc);
+  blas::axpy(-1.0, ac, bc, kCpu);
+  return norm(bc) / nb;
+}
+
+void expect_good_history(const SolverResult& r) {
+  ASSERT_EQ(static_cast<int>(r.history.size()), r.iterations);
+  ASSERT_GT(r.iterations, 3);
+  double best = 1e300;
+  for (double h : r.history) {
+    EXPECT_TRUE(std::isfinite(h));
+    EXPECT_LT(h, 100 * best + 1e-300) << "residual jumped far above the best so far";
+    best = std::min(best, h);
+  }
+  EXPECT_LT(r.history.back(), 1e-3 * r.history.front());
+  EXPECT_GT(r.flops, 0.0);
+  EXPECT_GE(r.seconds, 0.0);
+}
+
+}  // namespace
+
+TEST(Solver, CgOnHermitianPositiveOperatorUsesM) {
+  TestOperatorOptions o;
+  o.hermitian = true;
+  o.kappa = 0.3;
+  TestDirac op(kGeom, 11, o, Precision::double_, kCpu);
+  ASSERT_TRUE(op.hermitian_positive());
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.tol = 1e-10;
+  const SolverResult r = cg(op, x, b, p);
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(r.true_residual, 1e-10);
+  EXPECT_LE(residual(op, x, b, false), 1e-10);
+  EXPECT_EQ(r.solver, "cg");
+  EXPECT_EQ(r.precision, "double");
+  EXPECT_TRUE(r.failure.empty());
+  expect_good_history(r);
+}
+
+TEST(Solver, CgOnNormalOperator) {
+  TestDirac op(kGeom, 12, nonhermitian(), Precision::double_, kCpu);
+  ASSERT_FALSE(op.hermitian_positive());
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.tol = 1e-10;
+  const SolverResult r = cg(op, x, b, p);
+  EXPECT_TRUE(r.converged);
+  EXPECT_LE(r.true_residual, 1e-10);
+  EXPECT_LE(residual(op, x, b, true), 1.5e-10);
+  EXPECT_GT(residual(op, x, b, false), 1e-3);  // M x != b: the system solved is M^+ M x = b
+  expect_good_history(r);
+}
+
+TEST(Solver, CgnrCgneBicgstabSolveMxEqualsB) {
+  TestDirac op(kGeom, 13, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op);
+  SolverParams p;
+  p.tol = 1e-10;
+  std::vector<SpinorField> xs;
+  for (SolverType t : {SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    SpinorField x(op.vector_params());
+    const SolverResult r = solve(t, op, x, b, p);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.solver, to_string(t));
+    EXPECT_LE(r.true_residual, 1e-10);
+    EXPECT_LE(residual(op, x, b, false), 1.5e-10);
+    EXPECT_NEAR(r.true_residual, residual(op, x, b, false), 1e-12);
+    expect_good_history(r);
+    xs.push_back(std::move(x));
+  }
+  // Same solution (cond(M) is small here, so the error is of the order of the residual).
+  EXPECT_LT(rel_distance(xs[0], xs[1]), 1e-8);
+  EXPECT_LT(rel_distance(xs[0], xs[2]), 1e-8);
+}
+
+TEST(Solver, BlockedVectorsGiveTheSameSolution) {
+  TestDirac op_s(kGeom, 14, nonhermitian(), Precision::double_, kCpu);
+  TestDirac op_b(kGeom, 14, nonhermitian(), Precision::double_, kCpu, FieldOrder::blocked);
+  SpinorField bs = source(op_s), bb = source(op_b);
+  SpinorField xs(op_s.vector_params()), xb(op_b.vector_params());
+  SolverParams p;
+  p.tol = 1e-11;
+  const SolverResult rs = bicgstab(op_s, xs, bs, p);
+  const SolverResult rb = bicgstab(op_b, xb, bb, p);
+  EXPECT_EQ(rs.iterations, rb.iterations);
+  EXPECT_LT(rel_distance(xs, xb), 1e-13);
+}
+
+TEST(Solver, InitialGuessAndZeroSource) {
+  TestDirac op(kGeom, 15, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.tol = 1e-9;
+  ASSERT_TRUE(bicgstab(op, x, b, p).converged);
+  p.use_initial_guess = true;
+  const SolverResult again = bicgstab(op, x, b, p);
+  EXPECT_TRUE(again.converged);
+  EXPECT_EQ(again.iterations, 0);
+  // b = 0: x = 0 at once.
+  SpinorField z(op.vector_params());
+  blas::zero(z, kCpu);
+  p.use_initial_guess = false;
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
+    const SolverResult r = solve(t, op, x, z, p);
+    EXPECT_TRUE(r.converged) << to_string(t);
+    EXPECT_EQ(r.iterations, 0);
+    EXPECT_EQ(norm(x), 0.0);
+  }
+}
+
+TEST(Solver, MultiShiftMatchesSingleShiftSolves) {
+  TestDirac op(kGeom, 16, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op);
+  const std::vector<double> shifts{0.3, 0.02, 1.5, 0.1};
+  const std::vector<double> tols{1e-10, 1e-10, 1e-8, 1e-9};
+  std::vector<SpinorField> x;
+  SolverParams p;
+  const MultiShiftResult r = multishift_cg(op, x, b, shifts, tols, p);
+  ASSERT_TRUE(r.converged);
+  ASSERT_EQ(x.size(), shifts.size());
+  EXPECT_EQ(static_cast<int>(r.total.history.size()), r.total.iterations);
+  for (std::size_t i = 0; i < shifts.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_LE(r.true_residual[i], tols[i]);
+    EXPECT_LE(residual(op, x[i], b, true, shifts[i]), 1.5 * tols[i]);
+    SpinorField y(op.vector_params());
+    SolverParams q;
+    q.tol = 1e-12;
+    ASSERT_TRUE(cg_shifted(op, shifts[i], y, b, q).converged);
+    EXPECT_LT(rel_distance(x[i], y), 500 * tols[i]);
+  }
+  // Larger shifts converge earlier and then stop being updated; the smallest one runs longest.
+  EXPECT_LT(r.shift_iterations[2], r.shift_iterations[1]);
+  EXPECT_LT(r.shift_iterations[0], r.shift_iterations[1]);
+  EXPECT_EQ(r.shift_iterations[1], *std::max_element(r.shift_iterations.begin(), r.shift_iterations.end()));
+}
+
+// Mixed precision: the sloppy operator stores its coefficients in float and its vectors in
+// single or half precision; the outer solve is double.
+class MixedSolver : public ::testing::TestWithParam<Precision> {};
+
+TEST_P(MixedSolver, CgReachesDoubleAccuracyWithReliableUpdates) {
+  TestDirac op(kGeom, 17, nonhermitian(), Precision::double_, kCpu);
+  TestOperatorOptions so = nonhermitian();
+  so.float_coefficients = true;
+  TestDirac sloppy(kGeom, 17, so, GetParam(), kCpu);
+  SpinorField b = source(op);
+  SolverParams p;
+  p.tol = 1e-10;
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    SpinorField x(op.vector_params());
+    const SolverResult r = solve(t, op, x, b, p, &sloppy);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.precision, "double-" + to_string(GetParam()));
+    EXPECT_LE(r.true_residual, 1e-10);
+    EXPECT_LE(residual(op, x, b, t == SolverType::cg), 1.5e-10);
+    EXPECT_GE(r.reliable_updates, 2);  // during the iteration, not only the final check
+    expect_good_history(r);
+  }
+}
+
+TEST_P(MixedSolver, MultiShiftRefinesEveryShift) {
+  TestDirac op(kGeom, 18, nonhermitian(), Precision::double_, kCpu);
+  TestOperatorOptions so = nonhermitian();
+  so.float_coefficients = true;
+  TestDirac sloppy(kGeom, 18, so, GetParam(), kCpu);
+  SpinorField b = source(op);
+  const std::vector<double> shifts{0.05, 0.5};
+  std::vector<SpinorField> x;
+  SolverParams p;
+  p.tol = 1e-10;
+  const MultiShiftResult r = multishift_cg(op, x, b, shifts, {}, p, &sloppy);
+  ASSERT_TRUE(r.converged);
+  for (std::size_t i = 0; i < shifts.size(); ++i) {
+    EXPECT_LE(r.true_residual[i], 1e-10);
+    EXPECT_LE(residual(op, x[i], b, true, shifts[i]), 1.5e-10);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sloppy, MixedSolver, ::testing::Values(Precision::single, Precision::half),
+                         [](const auto& info) { return to_string(info.param); });
+
+TEST(SolverFailure, BreakdownIsANumericalErrorAtOnce) {
+  TestOperatorOptions o;
+  o.zero = true;
+  o.hermitian = true;
+  TestDirac op(kGeom, 19, o, Precision::double_, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  for (SolverType t : {SolverType::cg, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    try {
+      solve(t, op, x, b, p);
+      FAIL() << "no error";
+    } catch (const NumericalError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("breakdown"), std::string::npos) << m;
+      EXPECT_NE(m.find(to_string(t)), std::string::npos) << m;
+      EXPECT_NE(m.find("iteration 0"), std::string::npos) << m;
+    }
+  }
+  std::vector<SpinorField> xs;
+  EXPECT_THROW(multishift_cg(op, xs, b, {0.0, 1.0}, {}, p), NumericalError);
+}
+
+TEST(SolverFailure, NanIsDetected) {
+  TestOperatorOptions o = nonhermitian();
+  o.nan_after = 12;
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    TestDirac op(kGeom, 20, o, Precision::double_, kCpu);
+    SpinorField b = source(op), x(op.vector_params());
+    SolverParams p;
+    p.tol = 1e-14;
+    try {
+      solve(t, op, x, b, p);
+      FAIL() << "no error";
+    } catch (const NumericalError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("NaN"), std::string::npos) << m;
+      EXPECT_NE(m.find("history"), std::string::npos) << m;
+    }
+    EXPECT_LE(op.applications(), 16);  // stopped at once
+  }
+}
+
+TEST(SolverFailure, MaxIterThrowsOrReturnsAsAsked) {
+  TestDirac op(kGeom, 21, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.tol = 1e-12;
+  p.max_iter = 3;
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    try {
+      solve(t, op, x, b, p);
+      FAIL() << "no error";
+    } catch (const NumericalError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find("max_iter = 3"), std::string::npos) << m;
+      EXPECT_NE(m.find("last 3 of 3"), std::string::npos) << m;
+    }
+  }
+  p.throw_on_failure = false;
+  const SolverResult r = cg(op, x, b, p);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.iterations, 3);
+  EXPECT_EQ(r.history.size(), 3u);
+  EXPECT_NE(r.failure.find("max_iter"), std::string::npos);
+  EXPECT_GT(r.true_residual, p.tol);
+  EXPECT_LT(r.true_residual, 1.0);  // x holds the last iterate
+  EXPECT_NEAR(r.true_residual, residual(op, x, b, true), 1e-12);
+  std::vector<SpinorField> xs;
+  const MultiShiftResult ms = multishift_cg(op, xs, b, {0.0, 0.1}, {}, p);
+  EXPECT_FALSE(ms.converged);
+  EXPECT_FALSE(ms.total.failure.empty());
+}
+
+TEST(SolverFailure, MixedMaxIterAlsoEndsQuickly) {
+  TestDirac op(kGeom, 22, nonhermitian(), Precision::double_, kCpu);
+  TestDirac sloppy(kGeom, 22, nonhermitian(), Precision::half, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.tol = 1e-16;  // beyond double precision: never met
+  p.max_iter = 60;
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(cg(op, x, b, p, &sloppy), NumericalError);
+  EXPECT_THROW(bicgstab(op, x, b, p, &sloppy), NumericalError);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+}
+
+TEST(SolverFailure, StagnationIsDetectedLongBeforeMaxIter) {
+  // A sloppy operator that is not the precise one (other random links): the true residual never
+  // improves, and the solve stops after max_stagnant_updates checks, not after max_iter.
+  TestDirac op(kGeom, 25, nonhermitian(), Precision::double_, kCpu);
+  TestDirac wrong(kGeom, 26, nonhermitian(), Precision::single, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.max_iter = 20000;
+  p.max_stagnant_updates = 3;
+  p.throw_on_failure = false;
+  for (SolverType t : {SolverType::cg, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    const SolverResult r = solve(t, op, x, b, p, &wrong);
+    EXPECT_FALSE(r.converged);
+    EXPECT_NE(r.failure.find("stagnation"), std::string::npos) << r.failure;
+    EXPECT_LT(r.iterations, 2000);
+  }
+  // Double alone with an unreachable tolerance stops the same way.
+  p.tol = 1e-18;
+  for (SolverType t : {SolverType::cg, SolverType::bicgstab}) {
+    SCOPED_TRACE(to_string(t));
+    const SolverResult r = solve(t, op, x, b, p);
+    EXPECT_FALSE(r.converged);
+    EXPECT_NE(r.failure.find("stagnation"), std::string::npos) << r.failure;
+    EXPECT_LT(r.iterations, 5000);
+  }
+}
+
+TEST(SolverInput, BadArgumentsAreInputErrors) {
+  TestDirac op(kGeom, 23, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SpinorFieldParams sp = op.vector_params();
+  sp.precision = Precision::single;
+  SpinorField xs(sp);
+  SolverParams p;
+  EXPECT_THROW(cg(op, xs, b, p), InputError);
+  EXPECT_THROW(bicgstab(op, x, xs, p), InputError);
+  EXPECT_THROW(cg(op, b, b, p), InputError);
+  p.tol = 0;
+  EXPECT_THROW(cg(op, x, b, p), InputError);
+  p.tol = 1e-8;
+  p.delta = 1.5;
+  EXPECT_THROW(cgnr(op, x, b, p), InputError);
+  p.delta = 0.1;
+  std::vector<SpinorField> xv;
+  EXPECT_THROW(multishift_cg(op, xv, b, {}, {}, p), InputError);
+  EXPECT_THROW(multishift_cg(op, xv, b, {0.1, 0.2}, {1e-8}, p), InputError);
+  TestDirac other(Geometry({4, 4, 4, 6}), 1, nonhermitian(), Precision::single, kCpu);
+  EXPECT_THROW(cg(op, x, b, p, &other), InputError);
+  EXPECT_EQ(parse_solver_type("bicgstab"), SolverType::bicgstab);
+  EXPECT_EQ(parse_solver_type("cgne"), SolverType::cgne);
+  EXPECT_THROW(parse_solver_type("gmres"), InputError);
+}
+
+TEST(SolverLog, VerboseWritesProgressLines) {
+  TestDirac op(kGeom, 24, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op), x(op.vector_params());
+  SolverParams p;
+  p.verbose = true;
+  p.log_every = 5;
+  std::ostringstream out;
+  runtime::log::set_sink(&out);
+  const SolverResult r = bicgstab(op, x, b, p);
+  runtime::log::set_sink(nullptr);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("bicgstab (double): iteration 5, relative residual"), std::string::npos) << s;
+  EXPECT_NE(s.find("converged in " + std::to_string(r.iterations) + " iterations"), std::string::npos) << s;
+  EXPECT_NE(s.find("GFLOP/s"), std::string::npos) << s;
+}
