@@ -1,7 +1,7 @@
 #pragma once
 // Private: the BLAS-1 site functors of qcd/blas.h and their launcher, templated on the spinor
 // accessor. Each precision is instantiated in its own translation unit (blas_kernels.cpp: double
-// and the host front end, blas_kernels_single.cpp, blas_kernels_half.cpp) so that nvcc compiles
+// and the host front end, blas_single_kernels.cpp, blas_half_kernels.cpp) so that nvcc compiles
 // them in parallel. Operands are validated by the front end before these run.
 //
 // A functor loads each operand it reads once per site, computes in the accessor's compute type
