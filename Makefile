@@ -8,9 +8,11 @@ HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q GPU && echo yes)
 ifeq ($(and $(NVCC),$(HAVE_GPU)),)
   PRESET ?= cpu
   BUILD_DIR ?= build
+  RUN_LATTICE ?= 8,8,8,16
 else
   PRESET ?= cuda
   BUILD_DIR ?= build-cuda
+  RUN_LATTICE ?= 32,32,32,64
   export PATH := $(dir $(NVCC)):$(PATH)
 endif
 JOBS ?= $(shell nproc)
@@ -34,8 +36,10 @@ build: deps configure
 run: build
 	@mkdir -p $(RUN_DIR)
 	build/bin/gluon info
-	build/bin/gluon gauge --start weak --lattice 16,16,16,32 --seed 2026 --save $(RUN_DIR)/weak.nersc --format nersc
-	build/bin/gluon gauge --load $(RUN_DIR)/weak.nersc
+	build/bin/gluon gauge --start weak --lattice $(RUN_LATTICE) --seed 2026 --save $(RUN_DIR)/weak.nersc
+	build/bin/gluon solve --gauge $(RUN_DIR)/weak.nersc --operator clover --kappa 0.12 --csw 1.0 \
+	  --source 0,0,0,0 --tol 1e-10 --sloppy-precision single --recon 12 \
+	  --save-correlators $(RUN_DIR)/correlators.json
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)

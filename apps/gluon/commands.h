@@ -9,6 +9,7 @@ namespace gluon::apps {
 std::string version_string();
 void register_info(CLI::App& app);
 void register_gauge(CLI::App& app);
+void register_solve(CLI::App& app);
 void register_bench(CLI::App& app);  // bench copy|dslash|solver (bench.cpp)
 
 }  // namespace gluon::apps

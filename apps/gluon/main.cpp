@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   gluon::apps::add_toml_input(app);
   gluon::apps::register_info(app);
   gluon::apps::register_gauge(app);
+  gluon::apps::register_solve(app);
   gluon::apps::register_bench(app);
   try {
     app.parse(argc, argv);

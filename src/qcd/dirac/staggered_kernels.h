@@ -18,6 +18,7 @@
 #include "gluon/qcd/geometry.h"
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/parallel.h"
+#include "gluon/runtime/tune.h"
 #include "staggered_dslash.h"
 
 namespace gluon::qcd::detail {
@@ -136,7 +137,12 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   k.beta = static_cast<real>(a.beta);
   k.hopping = a.hopping;
   k.xpay = a.x != nullptr;
-  runtime::parallel_for(*a.ex, Improved ? "improved_staggered_dslash" : "staggered_dslash", a.count, k);
+  // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
+  runtime::TuneSpec spec;
+  spec.label = Improved ? "improved_staggered_dslash" : "staggered_dslash";
+  spec.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
+  spec.aux = a.x ? "xpay" : "";
+  runtime::parallel_for(*a.ex, spec, a.count, k);
 }
 
 // Naive: thin links r18/r12/r8. Improved: fat r18, long r18/r12 (checked by the caller).

@@ -5,6 +5,7 @@
 // only two independent spin components in any basis where g_mu has one non-zero per row, so
 // the link multiplies 2 colour vectors and the other two spin rows are rebuilt from them.
 #include <cstdint>
+#include <string>
 
 #include "gluon/qcd/dirac/clover_field.h"
 #include "gluon/qcd/gamma.h"
@@ -13,6 +14,7 @@
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/parallel.h"
+#include "gluon/runtime/tune.h"
 #include "wilson_internal.h"
 
 namespace gluon::qcd::detail {
@@ -169,7 +171,12 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   k.has_x = call.x != nullptr;
   k.fwd = call.dagger ? real(1) : real(-1);
   k.fuse = call.fuse;
-  runtime::parallel_for(call.ex, "wilson_dslash", k.idx.half, k);
+  // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
+  runtime::TuneSpec spec;
+  spec.label = "wilson_dslash";
+  spec.tuning = call.x && call.x->data() == call.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
+  spec.aux = "fuse " + std::to_string(call.fuse) + (call.dagger ? " dagger" : "");
+  runtime::parallel_for(call.ex, spec, k.idx.half, k);
 }
 
 template <class Store>

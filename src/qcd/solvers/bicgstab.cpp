@@ -87,6 +87,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   };
 
   complexd rho = blas::cdot(r0, R, exs), rho_old(1.0), alpha(1.0), omega(1.0);
+  double r0n2 = blas::norm2(r0, exs);
   bool fresh = true;  // p = r at the next iteration (start or restart)
   double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
   int since_best = 0;
@@ -94,7 +95,17 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
     while (true) {
       if (m.out_of_iterations()) return true_r2() <= stop2;
       finite_c(m, "rho = <r0, r>", rho);
-      if (cabs(rho) == 0.0) throw Failure{"breakdown: rho = <r0, r> = 0"};
+      if (cabs(rho) <= 1e-14 * std::sqrt(r0n2 * r2)) {
+        // The residual became orthogonal to the shadow vector (it happens exactly for point
+        // sources, whose r0 lives on one site): restart with r0 = r; a breakdown only if that
+        // was just done.
+        if (fresh) throw Failure{"breakdown: rho = <r0, r> = 0 with r0 = r"};
+        blas::copy(r0, R, exs);
+        r0n2 = blas::norm2(r0, exs);
+        rho = complexd(r0n2, 0.0);
+        fresh = true;
+        ++res.restarts;
+      }
       if (fresh) {
         blas::copy(p, R, exs);
         fresh = false;
@@ -158,6 +169,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         // with a new shadow vector.
         blas::copy(r0, R, exs);
         rho = blas::cdot(r0, R, exs);
+        r0n2 = rho.re;
         fresh = true;
         ++res.restarts;
       } else {

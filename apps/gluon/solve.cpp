@@ -1,0 +1,304 @@
+// gluon solve: a quark propagator on a gauge field from a file or a start, by any operator and
+// Krylov solver (mixed precision with reliable updates when a sloppy precision is given), and the
+// zero-momentum meson correlators from it.
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "gluon/io/atomic_file.h"
+#include "gluon/io/gauge_io.h"
+#include "gluon/io/propagator_io.h"
+#include "gluon/qcd/correlators.h"
+#include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/staggered_links.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/gauge_start.h"
+#include "gluon/qcd/observables.h"
+#include "gluon/qcd/propagator.h"
+#include "gluon/runtime/error.h"
+#include "gluon/runtime/exec.h"
+
+namespace gluon::apps {
+
+namespace {
+
+struct SolveOptions {
+  std::string gauge, start, lattice = "8,8,8,16";
+  std::uint64_t seed = 1;
+  double epsilon = 0.1;
+  bool reunitarize = false;
+  std::string op = "wilson";
+  double kappa = 0.12, mass = 0.1, csw = 1.0;
+  std::string boundary = "1,1,1,-1";
+  bool no_even_odd = false;
+  std::string clover_pc = "asymmetric";
+  std::string solver = "auto";
+  double tol = 1e-10, delta = 0.1;
+  int max_iter = 10000;
+  std::string precision = "double", sloppy = "none", recon = "18", sloppy_recon = "";
+  std::string source = "0,0,0,0", source_type = "point";
+  std::uint64_t source_seed = 1;
+  std::string backend = "auto";
+  std::string save_propagator, save_correlators;
+  int propagator_bits = 64;
+  bool json = false, quiet = false, verbose = false;
+};
+
+std::array<double, 4> parse_boundary(const std::string& text) {
+  std::array<double, 4> b{};
+  std::size_t pos = 0;
+  for (int mu = 0; mu < 4; ++mu) {
+    const std::size_t end = text.find(',', pos);
+    const std::string item = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    if (item == "1" || item == "+1" || item == "p" || item == "periodic")
+      b[mu] = 1.0;
+    else if (item == "-1" || item == "a" || item == "antiperiodic")
+      b[mu] = -1.0;
+    else
+      throw InputError(fmt::format("--boundary '{}': entry {} must be 1 (periodic) or -1 (antiperiodic), found '{}'",
+                                   text, mu + 1, item));
+    if (end == std::string::npos && mu < 3)
+      throw InputError(fmt::format("--boundary '{}': expected four entries x,y,z,t", text));
+    pos = end + 1;
+  }
+  return b;
+}
+
+qcd::Coords parse_site(const std::string& text) {
+  qcd::Coords c{};
+  int n = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size() && n < 5) {
+    const std::size_t end = text.find(',', pos);
+    const std::string item = text.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    try {
+      std::size_t used = 0;
+      const int v = std::stoi(item, &used);
+      if (used != item.size()) throw std::invalid_argument(item);
+      if (n < 4) c[n] = v;
+    } catch (const std::exception&) {
+      throw InputError(fmt::format("--source '{}': '{}' is not an integer", text, item));
+    }
+    ++n;
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  if (n != 4) throw InputError(fmt::format("--source '{}': expected x,y,z,t", text));
+  return c;
+}
+
+qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex, std::string& source) {
+  if (o.gauge.empty() == o.start.empty())
+    throw InputError(o.gauge.empty() ? "solve: give --gauge FILE or --start unit|hot|weak"
+                                     : "solve: --gauge and --start exclude each other");
+  if (!o.gauge.empty()) {
+    io::GaugeReadOptions ro;
+    ro.reunitarize = o.reunitarize;
+    io::GaugeFileInfo info;
+    qcd::GaugeField u = io::read_gauge(o.gauge, ro, &info);
+    source = fmt::format("{} ({}{})", o.gauge, info.format_detail, info.reunitarized ? ", re-unitarised" : "");
+    return u;
+  }
+  const auto start = qcd::parse_gauge_start(o.start);
+  const qcd::Geometry g(qcd::parse_lattice(o.lattice));
+  qcd::GaugeField u = qcd::GaugeField::canonical(g);
+  qcd::set_start(u, start, o.seed, o.epsilon, runtime::cpu_exec());
+  (void)ex;
+  source = fmt::format("{} start {}, seed {}", qcd::to_string(start), g.to_string(), o.seed);
+  return u;
+}
+
+std::unique_ptr<qcd::DiracOperator> build_operator(const qcd::DiracParams& p, const qcd::GaugeField& u,
+                                                   const runtime::Exec& ex) {
+  if (p.type != qcd::DiracType::improved_staggered) return qcd::make_dirac(p, u, ex);
+  const auto links = qcd::unsmeared_improved_links(u, runtime::cpu_exec());
+  return qcd::make_improved_staggered(p, links.fat, links.longlinks, ex);
+}
+
+void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
+  io::AtomicFile f(path);
+  f.write(j.dump(2) + "\n");
+  f.commit();
+}
+
+void run_solve(const SolveOptions& o) {
+  const runtime::Exec ex = runtime::exec_from_name(o.backend);
+  std::string gauge_source;
+  const qcd::GaugeField u = load_or_generate(o, ex, gauge_source);
+  const qcd::Geometry& g = u.geometry();
+
+  qcd::DiracParams p;
+  p.type = qcd::parse_dirac_type(o.op);
+  const bool wilson_like = p.type == qcd::DiracType::wilson || p.type == qcd::DiracType::clover;
+  p.kappa = o.kappa;
+  p.mass = o.mass;
+  p.csw = o.csw;
+  p.boundary = parse_boundary(o.boundary);
+  p.even_odd = !o.no_even_odd;
+  if (o.clover_pc != "asymmetric" && o.clover_pc != "symmetric")
+    throw InputError(fmt::format("--clover-pc: expected asymmetric or symmetric, found '{}'", o.clover_pc));
+  p.clover_pc = o.clover_pc == "symmetric" ? qcd::CloverPreconditioning::symmetric : qcd::CloverPreconditioning::asymmetric;
+  p.precision = qcd::parse_precision(o.precision);
+  p.reconstruct = qcd::parse_reconstruct(o.recon);
+  if (p.type == qcd::DiracType::improved_staggered) {  // --recon means the long links; fat links are r18
+    p.long_reconstruct = p.reconstruct;
+    p.reconstruct = qcd::Reconstruct::r18;
+  }
+  if (wilson_like && !(o.kappa > 0 && o.kappa < 0.25))
+    throw InputError(fmt::format("--kappa: expected 0 < kappa < 0.25, found {}", o.kappa));
+  if (!wilson_like && !(o.mass > 0))
+    throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
+
+  const auto op = build_operator(p, u, ex);
+  std::unique_ptr<qcd::DiracOperator> sloppy;
+  std::string precision_name = o.precision;
+  if (o.sloppy != "none" && o.sloppy != o.precision) {
+    qcd::DiracParams ps = p;
+    ps.precision = qcd::parse_precision(o.sloppy);
+    const auto r = qcd::parse_reconstruct(o.sloppy_recon.empty() ? o.recon : o.sloppy_recon);
+    if (p.type == qcd::DiracType::improved_staggered) ps.long_reconstruct = r;
+    else ps.reconstruct = r;
+    sloppy = build_operator(ps, u, ex);
+    precision_name += "-" + o.sloppy;
+  }
+
+  qcd::SolverType solver;
+  if (o.solver == "auto")
+    solver = op->hermitian_positive() ? qcd::SolverType::cg : qcd::SolverType::bicgstab;
+  else
+    solver = qcd::parse_solver_type(o.solver);
+  qcd::SolverParams sp;
+  sp.tol = o.tol;
+  sp.max_iter = o.max_iter;
+  sp.delta = o.delta;
+  sp.verbose = o.verbose;
+
+  qcd::SourceSpec src;
+  src.type = qcd::parse_source_type(o.source_type);
+  src.position = parse_site(o.source);
+  src.seed = o.source_seed;
+  qcd::validate_source(src, g);
+
+  const qcd::PropagatorResult prop =
+      qcd::compute_propagator(*op, sloppy.get(), src, solver, sp, !o.quiet && !o.json);
+  const qcd::Correlators corr = qcd::meson_correlators(prop.columns, qcd::source_time(src));
+  const double gflops = prop.solver_seconds > 0 ? prop.solver_flops / prop.solver_seconds * 1e-9 : 0.0;
+  const std::string normalization = wilson_like ? "kappa" : "mass";
+  const std::string corr_norm =
+      wilson_like ? "hopping normalisation M = 1 - kappa D: C(t) as defined in docs/conventions.md; multiply by (2 kappa)^2 for the mass normalisation"
+                  : "mass normalisation M = m + D: C(t) = sum_x sum_{a,b} |G(x)_ab|^2 (Goldstone pion)";
+
+  nlohmann::ordered_json j;
+  j["lattice"] = {g.global_dims()[0], g.global_dims()[1], g.global_dims()[2], g.global_dims()[3]};
+  j["gauge"] = gauge_source;
+  j["plaquette"] = qcd::plaquette(u, runtime::cpu_exec()).total;
+  j["operator"] = qcd::to_string(p.type);
+  j["normalization"] = normalization;
+  if (wilson_like) j["kappa"] = p.kappa;
+  else j["mass"] = p.mass;
+  if (p.type == qcd::DiracType::clover) {
+    j["csw"] = p.csw;
+    j["clover_pc"] = o.clover_pc;
+  }
+  j["boundary"] = p.boundary;
+  j["even_odd"] = p.even_odd;
+  j["backend"] = runtime::to_string(ex.backend);
+  j["solver"] = qcd::to_string(solver);
+  j["precision"] = precision_name;
+  j["reconstruct"] = {{"precise", qcd::to_string(p.reconstruct)},
+                      {"sloppy", sloppy ? qcd::to_string(sloppy->params().reconstruct) : std::string("-")}};
+  j["tolerance"] = o.tol;
+  j["source"] = {{"type", qcd::to_string(src.type)}, {"position", src.position}, {"seed", src.seed}};
+  j["iterations"] = prop.iterations;
+  j["true_residual"] = prop.max_true_residual;
+  j["seconds"] = prop.seconds;
+  j["solver_seconds"] = prop.solver_seconds;
+  j["gflops"] = gflops;
+  nlohmann::ordered_json cols = nlohmann::ordered_json::array();
+  for (const auto& r : prop.solves)
+    cols.push_back({{"iterations", r.iterations}, {"true_residual", r.true_residual},
+                    {"reliable_updates", r.reliable_updates}, {"seconds", r.seconds}});
+  j["columns"] = cols;
+  j["correlators"] = {{"t0", corr.t0}, {"normalization", corr_norm}, {"pion", corr.pion}};
+  if (!corr.rho.empty()) j["correlators"]["rho"] = corr.rho;
+
+  if (!o.save_propagator.empty()) {
+    nlohmann::ordered_json meta = j;
+    meta.erase("columns");
+    io::write_propagator(o.save_propagator, prop.columns,
+                         "<gluon><propagator_json><![CDATA[" + meta.dump() + "]]></propagator_json></gluon>",
+                         o.propagator_bits);
+    j["saved_propagator"] = o.save_propagator;
+  }
+  if (!o.save_correlators.empty()) {
+    write_json_file(o.save_correlators, j);
+    j["saved_correlators"] = o.save_correlators;
+  }
+
+  if (o.json) {
+    fmt::print("{}\n", j.dump(2));
+    return;
+  }
+  fmt::print("gauge        {} {}, plaquette {:.10f}\n", g.to_string(), gauge_source, j["plaquette"].get<double>());
+  fmt::print("operator     {} ({} = {}{}), boundary {},{},{},{}, {}\n", qcd::to_string(p.type),
+             wilson_like ? "kappa" : "mass", wilson_like ? p.kappa : p.mass,
+             p.type == qcd::DiracType::clover ? fmt::format(", c_sw = {}, {} preconditioning", p.csw, o.clover_pc) : "",
+             p.boundary[0], p.boundary[1], p.boundary[2], p.boundary[3],
+             p.even_odd ? "even-odd preconditioned" : "unpreconditioned");
+  fmt::print("solver       {} in {} precision (recon {}), tol {:.1e}, on {}\n", qcd::to_string(solver),
+             precision_name, o.recon, o.tol, runtime::to_string(ex.backend));
+  fmt::print("source       {} at {},{},{},{}\n", qcd::to_string(src.type), src.position[0], src.position[1],
+             src.position[2], src.position[3]);
+  fmt::print("solves       {} columns, {} iterations, max true residual {:.3e}, {:.3f} s in the solver, {:.1f} GFLOP/s\n",
+             prop.solves.size(), prop.iterations, prop.max_true_residual, prop.solver_seconds, gflops);
+  fmt::print("correlators  ({} normalisation)\n", normalization);
+  fmt::print("{:>4}  {:>22}{}\n", "t", "pion", corr.rho.empty() ? "" : fmt::format("  {:>22}", "rho"));
+  for (std::size_t t = 0; t < corr.pion.size(); ++t)
+    fmt::print("{:>4}  {:>22.15e}{}\n", t, corr.pion[t], corr.rho.empty() ? "" : fmt::format("  {:>22.15e}", corr.rho[t]));
+  if (!o.save_propagator.empty()) fmt::print("saved        propagator {}\n", o.save_propagator);
+  if (!o.save_correlators.empty()) fmt::print("saved        correlators {}\n", o.save_correlators);
+}
+
+}  // namespace
+
+void register_solve(CLI::App& app) {
+  auto o = std::make_shared<SolveOptions>();
+  auto* cmd = app.add_subcommand("solve", "Quark propagator and meson correlators on a gauge field");
+  cmd->add_option("--gauge", o->gauge, "Gauge file (NERSC, ILDG, SciDAC, MILC)");
+  cmd->add_option("--start", o->start, "Or generate the gauge field: unit, hot, weak");
+  cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed for --start")->capture_default_str();
+  cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
+  cmd->add_flag("--reunitarize", o->reunitarize, "Re-unitarise the loaded links in double");
+  cmd->add_option("--operator", o->op, "wilson, clover, staggered, improved-staggered")->capture_default_str();
+  cmd->add_option("--kappa", o->kappa, "Hopping parameter (Wilson, clover)")->capture_default_str();
+  cmd->add_option("--mass", o->mass, "Quark mass (staggered)")->capture_default_str();
+  cmd->add_option("--csw", o->csw, "Clover coefficient c_sw")->capture_default_str();
+  cmd->add_option("--boundary", o->boundary, "Fermion boundary phases x,y,z,t (1 or -1)")->capture_default_str();
+  cmd->add_flag("--no-even-odd", o->no_even_odd, "Solve the unpreconditioned system");
+  cmd->add_option("--clover-pc", o->clover_pc, "asymmetric or symmetric clover preconditioning")->capture_default_str();
+  cmd->add_option("--solver", o->solver, "auto, cg, cgnr, cgne, bicgstab")->capture_default_str();
+  cmd->add_option("--tol", o->tol, "Relative true residual to reach")->capture_default_str();
+  cmd->add_option("--max-iter", o->max_iter, "Iteration limit per column")->capture_default_str();
+  cmd->add_option("--delta", o->delta, "Reliable-update threshold (mixed precision)")->capture_default_str();
+  cmd->add_option("--precision", o->precision, "Outer precision: double, single, half")->capture_default_str();
+  cmd->add_option("--sloppy-precision", o->sloppy, "Inner precision for mixed solves: none, single, half")->capture_default_str();
+  cmd->add_option("--recon", o->recon, "Link compression of the outer operator: 18, 12, 8")->capture_default_str();
+  cmd->add_option("--sloppy-recon", o->sloppy_recon, "Link compression of the sloppy operator (default: --recon)");
+  cmd->add_option("--source", o->source, "Source site x,y,z,t (z2-wall: t is the time slice)")->capture_default_str();
+  cmd->add_option("--source-type", o->source_type, "point or z2-wall")->capture_default_str();
+  cmd->add_option("--source-seed", o->source_seed, "Seed of the Z2 wall noise")->capture_default_str();
+  cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
+  cmd->add_option("--save-propagator", o->save_propagator, "Write the propagator (SciDAC LIME)");
+  cmd->add_option("--propagator-precision", o->propagator_bits, "32 or 64 bits in the propagator file")->capture_default_str();
+  cmd->add_option("--save-correlators", o->save_correlators, "Write the result JSON (correlators included) to a file");
+  cmd->add_flag("--json", o->json, "Print one JSON object");
+  cmd->add_flag("--quiet", o->quiet, "No progress lines");
+  cmd->add_flag("--verbose", o->verbose, "Solver log lines");
+  cmd->callback([o] { run_solve(*o); });
+}
+
+}  // namespace gluon::apps

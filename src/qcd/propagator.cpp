@@ -1,0 +1,46 @@
+#include "gluon/qcd/propagator.h"
+
+#include <chrono>
+
+#include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/progress.h"
+
+namespace gluon::qcd {
+
+PropagatorResult compute_propagator(const DiracOperator& op, const DiracOperator* sloppy,
+                                    const SourceSpec& source, SolverType solver,
+                                    const SolverParams& params, bool show_progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const SpinorFieldParams full = op.full_params();
+  const int ncols = source_columns(full.nspin);
+  SpinorFieldParams canonical;
+  canonical.geometry = full.geometry;
+  canonical.nspin = full.nspin;
+
+  runtime::Progress::Options popt;
+  popt.silent = !show_progress;
+  popt.interval_s = 2.0;
+  runtime::Progress progress("propagator", ncols, "solves", popt);
+
+  PropagatorResult out;
+  for (int col = 0; col < ncols; ++col) {
+    const SpinorField b_host = make_source(source, full.geometry, full.nspin, col);
+    const SpinorField b = converted(b_host, full, op.exec());
+    SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(full);
+    op.prepare(b_pc, b);
+    SolverResult r = solve(solver, op, x_pc, b_pc, params, sloppy);
+    op.reconstruct(x, x_pc, b);
+    out.columns.push_back(converted(x, canonical, op.exec()));
+    out.iterations += r.iterations;
+    out.solver_seconds += r.seconds;
+    out.solver_flops += r.flops;
+    out.max_true_residual = std::max(out.max_true_residual, r.true_residual);
+    out.solves.push_back(std::move(r));
+    progress.update(col + 1);
+  }
+  progress.finish();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace gluon::qcd

@@ -1,0 +1,131 @@
+// gluon solve end to end on small lattices: conventions that must agree between solver paths
+// (even-odd or not, BiCGstab or CGNR, double or mixed precision), correlator properties, files,
+// TOML input and error messages.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gluon/io/propagator_io.h"
+#include "gluon/qcd/correlators.h"
+#include "test_support.h"
+
+using gluon::test::gluon_binary;
+using gluon::test::run_command;
+using gluon::test::scratch_dir;
+
+namespace {
+
+nlohmann::json solve_json(const std::string& args) {
+  std::string out;
+  const int rc = run_command(gluon_binary() + " solve --backend cpu --quiet --json " + args, out);
+  EXPECT_EQ(rc, 0) << args << "\n" << out;
+  try {
+    return nlohmann::json::parse(out);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not JSON: " << e.what() << "\n" << out;
+    return nlohmann::json::object();
+  }
+}
+
+void expect_close(const nlohmann::json& a, const nlohmann::json& b, double rel, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t t = 0; t < a.size(); ++t)
+    EXPECT_NEAR(a[t].get<double>(), b[t].get<double>(), rel * std::abs(b[t].get<double>())) << what << " t=" << t;
+}
+
+const std::string kWeak = "--start weak --lattice 4,4,4,8 --seed 3 --epsilon 0.2 --tol 1e-11 ";
+
+}  // namespace
+
+TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPaths) {
+  const auto a = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4");
+  ASSERT_TRUE(a.contains("correlators"));
+  EXPECT_EQ(a["normalization"], "kappa");
+  EXPECT_EQ(a["lattice"], nlohmann::json({4, 4, 4, 8}));
+  EXPECT_GT(a["iterations"].get<int>(), 0);
+  EXPECT_LT(a["true_residual"].get<double>(), 1e-11);
+  const auto& pion = a["correlators"]["pion"];
+  const auto& rho = a["correlators"]["rho"];
+  ASSERT_EQ(pion.size(), 8u);
+  for (std::size_t t = 0; t < 8; ++t) {
+    EXPECT_GT(pion[t].get<double>(), 0.0) << t;
+    EXPECT_GT(rho[t].get<double>(), 0.0) << t;  // the vector correlator is positive (sign convention)
+  }
+  // Time-reflection symmetry of zero-momentum meson correlators: C(t) ~ C(T - t) (exact on
+  // average; on one weak configuration to a few percent).
+  EXPECT_NEAR(pion[1].get<double>(), pion[7].get<double>(), 0.2 * pion[1].get<double>());
+  EXPECT_GT(pion[0].get<double>(), pion[4].get<double>());  // decays to the middle
+
+  const auto b = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --no-even-odd");
+  expect_close(b["correlators"]["pion"], pion, 1e-8, "no even-odd, pion");
+  expect_close(b["correlators"]["rho"], rho, 1e-8, "no even-odd, rho");
+  const auto c = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --solver cgnr");
+  expect_close(c["correlators"]["pion"], pion, 1e-8, "cgnr");
+  const auto d = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision single");
+  expect_close(d["correlators"]["pion"], pion, 1e-8, "double-single");
+  EXPECT_EQ(d["precision"], "double-single");
+  EXPECT_LT(d["true_residual"].get<double>(), 1e-11);
+}
+
+TEST(CliSolve, CloverBothPreconditioningsAgreeAndCloverDiffersFromWilson) {
+  const auto w = solve_json(kWeak + "--operator wilson --kappa 0.11");
+  const auto a = solve_json(kWeak + "--operator clover --kappa 0.11 --csw 1.5");
+  const auto s = solve_json(kWeak + "--operator clover --kappa 0.11 --csw 1.5 --clover-pc symmetric");
+  const auto n = solve_json(kWeak + "--operator clover --kappa 0.11 --csw 1.5 --no-even-odd");
+  expect_close(s["correlators"]["pion"], a["correlators"]["pion"], 1e-8, "symmetric vs asymmetric");
+  expect_close(n["correlators"]["pion"], a["correlators"]["pion"], 1e-8, "unpreconditioned vs asymmetric");
+  EXPECT_GT(std::abs(a["correlators"]["pion"][3].get<double>() / w["correlators"]["pion"][3].get<double>() - 1), 1e-4);
+  const auto zero = solve_json(kWeak + "--operator clover --kappa 0.11 --csw 0");
+  expect_close(zero["correlators"]["pion"], w["correlators"]["pion"], 1e-8, "c_sw = 0 is Wilson");
+}
+
+TEST(CliSolve, StaggeredGoldstonePionAndEvenOddAgreement) {
+  for (const std::string op : {"staggered", "improved-staggered"}) {
+    SCOPED_TRACE(op);
+    const auto a = solve_json(kWeak + "--operator " + op + " --mass 0.2");
+    EXPECT_EQ(a["normalization"], "mass");
+    EXPECT_EQ(a["solver"], "cg");
+    EXPECT_FALSE(a["correlators"].contains("rho"));
+    const auto& pion = a["correlators"]["pion"];
+    for (std::size_t t = 0; t < pion.size(); ++t) EXPECT_GT(pion[t].get<double>(), 0.0);
+    const auto b = solve_json(kWeak + "--operator " + op + " --mass 0.2 --no-even-odd --solver cgnr");
+    expect_close(b["correlators"]["pion"], pion, 1e-8, "staggered full vs even-odd");
+  }
+}
+
+TEST(CliSolve, SavedPropagatorReproducesTheCorrelators) {
+  const std::string dir = scratch_dir();
+  const auto a = solve_json(kWeak + "--operator wilson --kappa 0.1 --save-propagator " + dir +
+                            "/prop.lime --save-correlators " + dir + "/corr.json");
+  const auto cols = gluon::io::read_propagator(dir + "/prop.lime");
+  const auto c = gluon::qcd::meson_correlators(cols, 0);
+  for (std::size_t t = 0; t < c.pion.size(); ++t) EXPECT_DOUBLE_EQ(c.pion[t], a["correlators"]["pion"][t].get<double>());
+  std::ifstream in(dir + "/corr.json");
+  const auto saved = nlohmann::json::parse(in);
+  EXPECT_EQ(saved["correlators"]["pion"], a["correlators"]["pion"]);
+  EXPECT_TRUE(saved["correlators"].contains("normalization"));
+}
+
+TEST(CliSolve, TomlInputAndErrors) {
+  const std::string dir = scratch_dir();
+  std::ofstream(dir + "/solve.toml") << "[solve]\nstart = \"weak\"\nlattice = [4, 4, 4, 8]\nseed = 3\n"
+                                        "epsilon = 0.2\noperator = \"wilson\"\nkappa = 0.11\ntol = 1e-11\n";
+  const auto t = solve_json("--input " + dir + "/solve.toml");
+  const auto f = solve_json(kWeak + "--operator wilson --kappa 0.11");
+  EXPECT_EQ(t["correlators"]["pion"], f["correlators"]["pion"]);
+
+  std::string out;
+  EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --kappa 0.3", out), 0);
+  EXPECT_NE(out.find("kappa"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --source 0,0,0,8", out), 0);
+  EXPECT_NE(out.find("source position t"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --boundary 1,1,1,2", out), 0);
+  EXPECT_NE(out.find("--boundary"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --operator overlap", out), 0);
+  EXPECT_NE(out.find("overlap"), std::string::npos) << out;
+  // No convergence within the iteration limit: a clear error, not a hang.
+  EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --max-iter 3 --quiet", out), 0);
+  EXPECT_NE(out.find("max_iter"), std::string::npos) << out;
+}
