@@ -168,14 +168,41 @@ TABLE
   run_step bench benchmarks || bench_rc=$?
 fi
 
+# Whole solves on the GPU: pure double against mixed double-single and double-half (reliable
+# updates), for each operator, on a weak-field 32^4 configuration; JSON per run in $LOG_DIR.
+solve_rc=0
+if [[ "${SOLVES:-1}" != 0 ]]; then
+  SOLVE_LATTICE=${SOLVE_LATTICE:-32,32,32,32}
+  solves() {
+    local rc=0 op sloppy args
+    "$GLUON" gauge --start weak --lattice "$SOLVE_LATTICE" --seed 2026 --backend cuda \
+      --save "$LOG_DIR/weak.nersc" || return 1
+    while read -r op args; do
+      for sloppy in none single half; do
+        echo "--- solve $op $args, sloppy $sloppy"
+        "$GLUON" solve --gauge "$LOG_DIR/weak.nersc" --backend cuda --operator "$op" $args \
+          --precision double --sloppy-precision "$sloppy" --recon 12 --tol 1e-10 --quiet --json \
+          >"$LOG_DIR/solve-$op-$sloppy.json" || rc=1
+        python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"{j['operator']:>20} {j['precision']:>14} {j['solver']:>9} iterations {j['iterations']:6d} true residual {j['true_residual']:.2e} solver {j['solver_seconds']:8.3f} s {j['gflops']:9.1f} GFLOP/s\")" "$LOG_DIR/solve-$op-$sloppy.json" || rc=1
+      done
+    done <<'SOLVES'
+wilson --kappa 0.12
+clover --kappa 0.12 --csw 1.0
+staggered --mass 0.05
+SOLVES
+    return "$rc"
+  }
+  run_step solves solves || solve_rc=$?
+fi
+
 # Skipped gpu tests mean no usable device: say so loudly (ctest marks them ***Skipped).
 if grep -qE '\*\*\*Skipped|no CUDA device' "$LOG_DIR/ctest-gpu.log" 2>/dev/null; then
   say "WARNING: gpu tests were skipped (no usable CUDA device seen by the tests)"
   status=1
 fi
 
-say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc, gluon commands exit $cli_rc, benchmarks exit $bench_rc"
-if ((gpu_rc != 0 || all_rc != 0 || cli_rc != 0 || bench_rc != 0 || status != 0)); then
+say "summary: gpu tests exit $gpu_rc, full suite exit $all_rc, gluon commands exit $cli_rc, benchmarks exit $bench_rc, solves exit $solve_rc"
+if ((gpu_rc != 0 || all_rc != 0 || cli_rc != 0 || bench_rc != 0 || solve_rc != 0 || status != 0)); then
   say "FAILED"
   exit 1
 fi
