@@ -106,7 +106,9 @@ run_step build cmake --build "$BUILD_DIR" -j "$JOBS" || {
 gpu_rc=0
 run_step ctest-gpu ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --no-tests=error || gpu_rc=$?
 all_rc=0
-run_step ctest-all ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$CTEST_JOBS" || all_rc=$?
+# OpenMP threads per test process: CTEST_JOBS processes share the cores (no oversubscription).
+run_step ctest-all env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(( $(nproc) / CTEST_JOBS > 0 ? $(nproc) / CTEST_JOBS : 1 ))}" \
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$CTEST_JOBS" || all_rc=$?
 
 # The command itself on the GPU: info, then every shipped file measured on the device in each
 # storage form, and a weak start generated on the GPU.

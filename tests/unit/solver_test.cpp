@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <cmath>
 #include <sstream>
@@ -335,16 +334,23 @@ TEST(SolverFailure, MaxIterThrowsOrReturnsAsAsked) {
 }
 
 TEST(SolverFailure, MixedMaxIterAlsoEndsQuickly) {
+  // "Quickly" is counted in iterations, not seconds (no timed tests): the solve stops at the
+  // limit, reliable updates and restarts included, and says why.
   TestDirac op(kGeom, 22, nonhermitian(), Precision::double_, kCpu);
   TestDirac sloppy(kGeom, 22, nonhermitian(), Precision::half, kCpu);
   SpinorField b = source(op), x(op.vector_params());
   SolverParams p;
   p.tol = 1e-16;  // beyond double precision: never met
   p.max_iter = 60;
-  const auto t0 = std::chrono::steady_clock::now();
   EXPECT_THROW(cg(op, x, b, p, &sloppy), NumericalError);
   EXPECT_THROW(bicgstab(op, x, b, p, &sloppy), NumericalError);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 30.0);
+  p.throw_on_failure = false;
+  for (SolverType t : {SolverType::cg, SolverType::bicgstab}) {
+    const SolverResult r = solve(t, op, x, b, p, &sloppy);
+    EXPECT_FALSE(r.converged) << to_string(t);
+    EXPECT_LE(r.iterations, p.max_iter) << to_string(t);
+    EXPECT_FALSE(r.failure.empty()) << to_string(t);
+  }
 }
 
 TEST(SolverFailure, StagnationIsDetectedLongBeforeMaxIter) {
