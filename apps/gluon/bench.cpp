@@ -9,6 +9,7 @@
 #include <cctype>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -19,6 +20,10 @@
 #include "gluon/qcd/bench/dslash_bench.h"
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/staggered_links.h"
+#include "gluon/qcd/gauge_start.h"
+#include "gluon/qcd/random_fields.h"
+#include "gluon/qcd/solvers/solver.h"
 #include "gluon/qcd/geometry.h"
 #include "gluon/qcd/precision.h"
 #include "gluon/runtime/device_info.h"
@@ -243,9 +248,103 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   emit(j, c, name, text);
 }
 
-void run_solver(const CommonOptions&, const DslashOptions& o) {
-  parse_dslash(o);
-  throw Error("bench solver: the Krylov solvers (qcd/solvers) are not built yet");
+struct SolverBenchOptions {
+  std::string solver = "auto", sloppy = "none";
+  double tol = 1e-10, kappa = 0.12, mass = 0.05, csw = 1.0, epsilon = 0.1;
+  int max_iter = 10000;
+};
+
+// A solve on a weak-field configuration (a solvable field, unlike a hot one at these parameters),
+// Gaussian right-hand side on the preconditioned system, against the bare operator timed as in
+// `bench dslash` in the precision the iterations run in (the sloppy one for mixed solves).
+void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenchOptions& so) {
+  const DslashSetup s = parse_dslash(o);
+  const runtime::Exec ex = runtime::exec_from_name(c.backend);
+  const bool mixed = so.sloppy != "none";
+  const qcd::Precision inner = mixed ? qcd::parse_precision(so.sloppy) : s.precision;
+
+  qcd::bench::DslashBenchParams bp;
+  bp.type = s.type;
+  bp.precision = inner;
+  bp.recon = s.recon;
+  bp.lattice = s.lattice;
+  bp.exec = ex;
+  bp.calls = o.iterations;
+  bp.warmup = o.warmup;
+  bp.seed = o.seed;
+  const auto bare = qcd::bench::run_dslash_bench(bp);
+
+  const qcd::Geometry g(s.lattice);
+  qcd::GaugeField u = qcd::GaugeField::canonical(g);
+  qcd::set_weak(u, o.seed, so.epsilon, runtime::cpu_exec());
+  const bool improved = s.type == qcd::DiracType::improved_staggered;
+  qcd::DiracParams dp;
+  dp.type = s.type;
+  dp.kappa = so.kappa;
+  dp.mass = so.mass;
+  dp.csw = so.csw;
+  dp.precision = s.precision;
+  if (improved) dp.long_reconstruct = s.recon;
+  else dp.reconstruct = s.recon;
+  std::optional<qcd::ImprovedStaggeredLinks> links;
+  if (improved) links = qcd::unsmeared_improved_links(u, runtime::cpu_exec());
+  auto make = [&](const qcd::DiracParams& q) {
+    return improved ? qcd::make_improved_staggered(q, links->fat, links->longlinks, ex) : qcd::make_dirac(q, u, ex);
+  };
+  const auto op = make(dp);
+  std::unique_ptr<qcd::DiracOperator> sloppy;
+  if (mixed) {
+    qcd::DiracParams q = dp;
+    q.precision = inner;
+    sloppy = make(q);
+  }
+  const qcd::SolverType type = so.solver == "auto"
+                                   ? (op->hermitian_positive() ? qcd::SolverType::cg : qcd::SolverType::bicgstab)
+                                   : qcd::parse_solver_type(so.solver);
+  qcd::SpinorField b(op->vector_params()), x(op->vector_params());
+  qcd::fill_gaussian(b, o.seed, 0x77, ex);
+  qcd::SolverParams sp;
+  sp.tol = so.tol;
+  sp.max_iter = so.max_iter;
+  {  // warm-up: first launches tune the BLAS and dslash kernels
+    qcd::SolverParams w = sp;
+    w.max_iter = 20;
+    w.throw_on_failure = false;
+    qcd::solve(type, *op, x, b, w, sloppy.get());
+  }
+  const qcd::SolverResult r = qcd::solve(type, *op, x, b, sp, sloppy.get());
+  const double ratio = bare.operator_gflops > 0 ? r.gflops / bare.operator_gflops : 0.0;
+
+  json j;
+  j["benchmark"] = "solver";
+  j["gflops"] = r.gflops;
+  j["operator_gflops"] = bare.operator_gflops;
+  j["fraction_of_operator"] = ratio;
+  j.update(context(ex));
+  j["operator"] = qcd::to_string(s.type);
+  j["solver"] = r.solver;
+  j["precision"] = r.precision;
+  j["recon"] = static_cast<int>(s.recon);
+  j["lattice"] = {s.lattice[0], s.lattice[1], s.lattice[2], s.lattice[3]};
+  j["tolerance"] = so.tol;
+  j["iterations"] = r.iterations;
+  j["true_residual"] = r.true_residual;
+  j["reliable_updates"] = r.reliable_updates;
+  j["seconds"] = r.seconds;
+  j["flops"] = r.flops;
+  j["gauge"] = fmt::format("weak start, seed {}, epsilon {}", o.seed, so.epsilon);
+  if (s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover) j["kappa"] = so.kappa;
+  else j["mass"] = so.mass;
+  add_tune_stats(j, ex);
+  std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
+  text += fmt::format("solver       {} {} in {} precision on {}: {} iterations, true residual {:.3e}, {:.3f} s\n",
+                      qcd::to_string(s.type), r.solver, r.precision, lattice_text(s.lattice), r.iterations,
+                      r.true_residual, r.seconds);
+  text += fmt::format("             {:.1f} GFLOP/s = {:.1f}% of the bare operator's {:.1f} GFLOP/s ({})\n", r.gflops,
+                      100.0 * ratio, bare.operator_gflops, qcd::to_string(inner));
+  const std::string name = fmt::format("solver-{}-{}-{}-r{}-{}", slug(qcd::to_string(s.type)), r.solver,
+                                       slug(r.precision), static_cast<int>(s.recon), lattice_text(s.lattice));
+  emit(j, c, name, text);
 }
 
 void add_common(CLI::App* cmd, CommonOptions& c) {
@@ -292,10 +391,19 @@ void register_bench(CLI::App& app) {
 
   auto common_solver = std::make_shared<CommonOptions>();
   auto solver_opts = std::make_shared<DslashOptions>();
+  auto solve_opts = std::make_shared<SolverBenchOptions>();
   auto* solver = bench->add_subcommand("solver", "A Krylov solve against the bare operator");
   add_common(solver, *common_solver);
   add_operator_flags(solver, *solver_opts);
-  solver->callback([common_solver, solver_opts] { run_solver(*common_solver, *solver_opts); });
+  solver->add_option("--solver", solve_opts->solver, "auto, cg, cgnr, cgne, bicgstab")->capture_default_str();
+  solver->add_option("--sloppy-precision", solve_opts->sloppy, "none, single or half (mixed precision)")->capture_default_str();
+  solver->add_option("--tol", solve_opts->tol, "Relative true residual")->capture_default_str();
+  solver->add_option("--max-iter", solve_opts->max_iter, "Iteration limit")->capture_default_str();
+  solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
+  solver->add_option("--csw", solve_opts->csw, "Clover coefficient")->capture_default_str();
+  solver->add_option("--mass", solve_opts->mass, "Staggered mass")->capture_default_str();
+  solver->add_option("--epsilon", solve_opts->epsilon, "Weak-field amplitude of the gauge field")->capture_default_str();
+  solver->callback([common_solver, solver_opts, solve_opts] { run_solver(*common_solver, *solver_opts, *solve_opts); });
 }
 
 }  // namespace gluon::apps
