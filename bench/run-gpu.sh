@@ -107,7 +107,8 @@ gpu_rc=0
 run_step ctest-gpu ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure --no-tests=error || gpu_rc=$?
 all_rc=0
 # OpenMP threads per test process: CTEST_JOBS processes share the cores (no oversubscription).
-run_step ctest-all env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(( $(nproc) / CTEST_JOBS > 0 ? $(nproc) / CTEST_JOBS : 1 ))}" \
+# CPU_SUITE=0 skips this step (the CPU suite also runs in CI).
+[[ "${CPU_SUITE:-1}" == 0 ]] || run_step ctest-all env OMP_NUM_THREADS="${OMP_NUM_THREADS:-$(( $(nproc) / CTEST_JOBS > 0 ? $(nproc) / CTEST_JOBS : 1 ))}" \
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$CTEST_JOBS" || all_rc=$?
 
 # The command itself on the GPU: info, then every shipped file measured on the device in each
