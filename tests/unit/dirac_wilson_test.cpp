@@ -17,78 +17,13 @@
 #include "gluon/qcd/gauge_transform.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
+#include "dirac_test_helpers.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
+using namespace gluon::test::dirac;
 
 namespace {
-
-const runtime::Exec cpu = runtime::cpu_exec();
-
-double tolerance(Precision p) {
-  return p == Precision::double_ ? 1e-13 : p == Precision::single ? 1e-5 : 1e-2;
-}
-
-GaugeField hot_field(const Geometry& g, std::uint64_t seed) {
-  GaugeField u = GaugeField::canonical(g);
-  set_hot(u, seed, cpu);
-  return u;
-}
-
-SpinorField canonical_full(const Geometry& g) {
-  SpinorFieldParams p;
-  p.geometry = g;
-  return SpinorField(p);
-}
-
-SpinorField gaussian(const Geometry& g, std::uint64_t seed) {
-  SpinorField f = canonical_full(g);
-  fill_gaussian(f, seed, 0, cpu);
-  return f;
-}
-
-SpinorField as_canonical(const SpinorField& f) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  p.space = runtime::MemSpace::host;
-  p.pad = 0;
-  return converted(f, p, cpu);
-}
-
-// A canonical full field in the storage of `params` (full or even subset).
-SpinorField in_storage(const SpinorField& full, const SpinorFieldParams& params) {
-  if (params.subset == SiteSubset::full) return converted(full, params, cpu);
-  return converted(reference::restrict_parity(full, params.subset == SiteSubset::even ? 0 : 1), params, cpu);
-}
-
-// |a - b| / |b| over all sites (both canonical, same subset).
-double rel_diff(const SpinorField& a, const SpinorField& b) {
-  double num = 0, den = 0;
-  const std::int64_t n = a.params().sites();
-  for (std::int64_t s = 0; s < n; ++s)
-    for (int sp = 0; sp < 4; ++sp)
-      for (int c = 0; c < 3; ++c) {
-        num += norm2(a.site(s).s[sp].c[c] - b.site(s).s[sp].c[c]);
-        den += norm2(b.site(s).s[sp].c[c]);
-      }
-  return std::sqrt(num / den);
-}
-
-// Compares an operator output (any storage, full or even) with a canonical full reference.
-double rel_diff_to_ref(const SpinorField& out, const SpinorField& ref_full) {
-  const SpinorField c = as_canonical(out);
-  if (c.params().subset == SiteSubset::full) return rel_diff(c, ref_full);
-  return rel_diff(c, reference::restrict_parity(ref_full, 0));
-}
-
-complexd dot(const SpinorField& a, const SpinorField& b) {  // <a, b>, canonical
-  complexd r(0, 0);
-  for (std::int64_t s = 0; s < a.params().sites(); ++s)
-    for (int sp = 0; sp < 4; ++sp)
-      for (int c = 0; c < 3; ++c) r += conj_mul(a.site(s).s[sp].c[c], b.site(s).s[sp].c[c]);
-  return r;
-}
 
 DiracParams wilson_params(Precision p, Reconstruct r, bool eo, double kappa = 0.124) {
   DiracParams d;
