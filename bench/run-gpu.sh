@@ -12,8 +12,9 @@
 # JSON goes to $OUT/bench/<device>/*.json and the tune cache to $OUT/tunecache.json. Exits non-zero when any step fails; both test runs happen even when
 # the first one fails, so one trip to the machine shows everything.
 #
-# Nothing is installed or downloaded: toml++ (absent there) comes from .deps/tomlpp/usr/include,
-# which travels with the repository and which CMake already searches.
+# Nothing is installed or downloaded: toml++ (absent there) comes from .deps/tomlpp/usr/include
+# (git-ignored; scripts/prepare-gpu-carry.sh makes it here, with a copy of the shipped gauge files),
+# carried to the machine with the working tree (carry .deps); CMake already searches there.
 # Environment: JOBS (build parallelism, default 16), CTEST_JOBS (default 8), BUILD_DIR (default
 # build-cuda; the preset's folder), CMAKE_EXTRA (more configure arguments), BENCH=0 (skip the
 # benchmarks), BENCH_LATTICE (default 32,32,32,32).
