@@ -18,11 +18,8 @@ using solvers::detail::Form;
 using solvers::detail::LinearOp;
 using solvers::detail::Monitor;
 
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
+using solvers::detail::ReliableSolution;
+using solvers::detail::sci;
 
 double cabs(complexd z) { return std::hypot(z.re, z.im); }
 
@@ -33,58 +30,18 @@ void finite_c(const Monitor& m, const char* what, complexd z) {
 
 bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
                    Monitor& m) {
-  const runtime::Exec& ex = A.exec;
   const runtime::Exec& exs = As.exec;
   SolverResult& res = m.result();
   const double tol = m.params().tol;
-  const double nrs = static_cast<double>(As.params.sites()) * As.params.reals_per_site();
-  const double nr = static_cast<double>(A.params.sites()) * A.params.reals_per_site();
-  const double b2 = blas::norm2(b, ex);
-  m.finite("|b|^2", b2);
-  if (b2 == 0.0) {
-    blas::zero(x, ex);
-    res.true_residual = 0.0;
-    return true;
-  }
-  const double stop2 = tol * tol * b2;
-  SpinorField r(A.params);
-  A.apply(r, x);
-  double r2 = blas::xmy_norm2(b, r, ex);
-  m.flops(A.flops + 3 * nr);
-  m.finite("|b - M x|^2", r2);
-  res.true_residual = std::sqrt(r2 / b2);
-  if (r2 <= stop2) return true;
-
-  SpinorField rs, xs, tmp;
-  if (mixed) {
-    rs = SpinorField(As.params);
-    xs = SpinorField(As.params);
-    tmp = SpinorField(A.params);
-    blas::copy(rs, r, exs);
-    blas::zero(xs, exs);
-  }
-  SpinorField& R = mixed ? rs : r;
-  SpinorField& X = mixed ? xs : x;
+  ReliableSolution sol(A, As, mixed, x, b, tol, m);
+  if (sol.done()) return true;
+  SpinorField& r = sol.r();
+  SpinorField& R = sol.R();
+  SpinorField& X = sol.X();
+  const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2;
+  double r2 = sol.r2;
   SpinorField r0(As.params), p(As.params), v(As.params), t(As.params);
   blas::copy(r0, R, exs);
-
-  auto flush = [&] {
-    if (!mixed) return;
-    blas::copy(tmp, xs, ex);
-    blas::axpy(1.0, tmp, x, ex);
-    blas::zero(xs, exs);
-  };
-  auto true_r2 = [&] {
-    flush();
-    A.apply(r, x);
-    const double t2 = blas::xmy_norm2(b, r, ex);
-    m.flops(A.flops + 5 * nr);
-    m.finite("true |r|^2", t2);
-    ++res.reliable_updates;
-    res.true_residual = std::sqrt(t2 / b2);
-    if (t2 > stop2) m.true_residual_checked(res.true_residual);
-    return t2;
-  };
 
   complexd rho = blas::cdot(r0, R, exs), rho_old(1.0), alpha(1.0), omega(1.0);
   double r0n2 = blas::norm2(r0, exs);
@@ -93,7 +50,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   int since_best = 0;
   try {
     while (true) {
-      if (m.out_of_iterations()) return true_r2() <= stop2;
+      if (m.out_of_iterations()) return sol.true_r2() <= stop2;
       finite_c(m, "rho = <r0, r>", rho);
       if (cabs(rho) <= 1e-14 * std::sqrt(r0n2 * r2)) {
         // The residual became orthogonal to the shadow vector (it happens exactly for point
@@ -155,7 +112,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       }
       const bool stalled = ++since_best >= solvers::detail::kStallIterations;
       if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
-      const double t2 = true_r2();
+      const double t2 = sol.true_r2();
       if (t2 <= stop2) return true;
       if (mixed) blas::copy(R, r, exs);
       const bool worse = t2 > last_true2;
@@ -178,7 +135,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
     }
   } catch (const Failure&) {
     try {
-      flush();
+      sol.flush();
     } catch (...) {
     }
     throw;

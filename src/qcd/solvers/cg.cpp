@@ -18,11 +18,7 @@ using solvers::detail::Form;
 using solvers::detail::LinearOp;
 using solvers::detail::Monitor;
 
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
+using solvers::detail::sci;
 
 std::string max_iter_reason(const SolverParams& p, double rel) {
   return "no convergence within max_iter = " + std::to_string(p.max_iter) +

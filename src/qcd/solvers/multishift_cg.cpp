@@ -14,11 +14,7 @@
 namespace gluon::qcd {
 
 namespace {
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
+using solvers::detail::sci;
 }  // namespace
 
 MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>& x, const SpinorField& b,

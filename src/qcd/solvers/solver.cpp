@@ -19,12 +19,13 @@ namespace gluon::qcd {
 
 namespace solvers::detail {
 
-namespace {
 std::string sci(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3e", v);
   return buf;
 }
+
+namespace {
 double vector_reals(const SpinorFieldParams& p) {
   return static_cast<double>(p.sites()) * p.reals_per_site();
 }
@@ -183,65 +184,78 @@ std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy)
   return n;
 }
 
-bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
-             double tol, Monitor& m) {
+ReliableSolution::ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x,
+                                   const SpinorField& b, double tol, Monitor& m)
+    : nr(vector_reals(A.params)), nrs(vector_reals(As.params)), A_(A), mixed_(mixed), x_(x), b_(b), m_(m) {
   const runtime::Exec& ex = A.exec;
-  const runtime::Exec& exs = As.exec;
   SolverResult& res = m.result();
-  const double nrs = vector_reals(As.params), nr = vector_reals(A.params);
-  const double b2 = blas::norm2(b, ex);
+  b2 = blas::norm2(b, ex);
   m.finite("|b|^2", b2);
   if (b2 == 0.0) {
     blas::zero(x, ex);
     res.true_residual = 0.0;
-    return true;
+    done_ = true;
+    return;
   }
-  const double stop2 = tol * tol * b2;
-  SpinorField r(A.params);
-  A.apply(r, x);
-  double r2 = blas::xmy_norm2(b, r, ex);  // r = b - A x
+  stop2 = tol * tol * b2;
+  r_ = SpinorField(A.params);
+  A.apply(r_, x);
+  r2 = blas::xmy_norm2(b, r_, ex);  // r = b - A x
   m.flops(A.flops + 3 * nr);
   m.finite("|b - A x|^2", r2);
   res.true_residual = std::sqrt(r2 / b2);
-  if (r2 <= stop2) return true;
-
-  SpinorField rs, xs, tmp;
-  if (mixed) {
-    rs = SpinorField(As.params);
-    xs = SpinorField(As.params);
-    tmp = SpinorField(A.params);
-    blas::copy(rs, r, exs);
-    blas::zero(xs, exs);
+  if (r2 <= stop2) {
+    done_ = true;
+    return;
   }
-  SpinorField& R = mixed ? rs : r;
-  SpinorField& X = mixed ? xs : x;
+  if (mixed) {
+    rs_ = SpinorField(As.params);
+    xs_ = SpinorField(As.params);
+    tmp_ = SpinorField(A.params);
+    blas::copy(rs_, r_, As.exec);
+    blas::zero(xs_, As.exec);
+  }
+}
+
+void ReliableSolution::flush() {
+  if (!mixed_) return;
+  blas::copy(tmp_, xs_, A_.exec);
+  blas::axpy(1.0, tmp_, x_, A_.exec);
+  blas::zero(xs_, A_.exec);
+}
+
+double ReliableSolution::true_r2() {
+  flush();
+  A_.apply(r_, x_);
+  const double t = blas::xmy_norm2(b_, r_, A_.exec);
+  m_.flops(A_.flops + 5 * nr);
+  m_.finite("true |r|^2", t);
+  SolverResult& res = m_.result();
+  ++res.reliable_updates;
+  res.true_residual = std::sqrt(t / b2);
+  if (t > stop2) m_.true_residual_checked(res.true_residual);
+  return t;
+}
+
+bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
+             double tol, Monitor& m) {
+  const runtime::Exec& exs = As.exec;
+  SolverResult& res = m.result();
+  ReliableSolution sol(A, As, mixed, x, b, tol, m);
+  if (sol.done()) return true;
+  SpinorField& r = sol.r();
+  SpinorField& R = sol.R();
+  SpinorField& X = sol.X();
+  const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2;
+  double r2 = sol.r2;
   SpinorField p(As.params), Ap(As.params);
   blas::copy(p, R, exs);
-
-  // x += the sloppy correction (mixed), then r = b - A x in the outer precision.
-  auto flush = [&] {
-    if (!mixed) return;
-    blas::copy(tmp, xs, ex);
-    blas::axpy(1.0, tmp, x, ex);
-    blas::zero(xs, exs);
-  };
-  auto true_r2 = [&] {
-    flush();
-    A.apply(r, x);
-    const double t = blas::xmy_norm2(b, r, ex);
-    m.flops(A.flops + 5 * nr);
-    m.finite("true |r|^2", t);
-    ++res.reliable_updates;
-    res.true_residual = std::sqrt(t / b2);
-    if (t > stop2) m.true_residual_checked(res.true_residual);
-    return t;
-  };
 
   double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
   int since_best = 0;
   try {
     while (true) {
-      if (m.out_of_iterations()) return true_r2() <= stop2;
+      if (m.out_of_iterations()) return sol.true_r2() <= stop2;
       As.apply(Ap, p);
       const double pAp = blas::re_dot(p, Ap, exs);
       m.finite("p^dagger A p", pAp);
@@ -269,7 +283,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       }
       // Reliable update (or the convergence check): the true residual in the outer precision.
       blas::axpy(alpha, p, X, exs);
-      const double t2 = true_r2();
+      const double t2 = sol.true_r2();
       if (t2 <= stop2) return true;
       if (mixed) blas::copy(R, r, exs);
       const bool worse = t2 > last_true2;
@@ -293,7 +307,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
     }
   } catch (const Failure&) {
     try {
-      flush();
+      sol.flush();
     } catch (...) {
     }
     throw;

@@ -64,6 +64,41 @@ class Monitor {
   int stagnant_ = 0;
 };
 
+// "1.234e-05": how residuals are printed in messages.
+std::string sci(double v);
+
+// The outer-precision side of a Krylov solve, shared by the CG and BiCGstab cores: |b|^2, the
+// stopping threshold tol^2 |b|^2, the true residual r = b - A x in the outer precision and, for
+// mixed solves, the sloppy residual and solution correction that reliable updates fold into x.
+// The constructor computes the initial residual; done() is true when nothing is left to do
+// (b = 0, x set to 0; or the initial x already meets tol).
+class ReliableSolution {
+ public:
+  ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
+                   double tol, Monitor& m);
+  bool done() const { return done_; }
+  SpinorField& r() { return r_; }                  // outer-precision residual
+  SpinorField& R() { return mixed_ ? rs_ : r_; }   // residual the iteration updates
+  SpinorField& X() { return mixed_ ? xs_ : x_; }   // solution (mixed: correction since the last update)
+  // x += the sloppy correction (mixed only), which is then zeroed.
+  void flush();
+  // flush(), then r = b - A x in the outer precision; returns |r|^2, counts a reliable update,
+  // sets the result's true residual and feeds the stagnation check.
+  double true_r2();
+
+  const double nr, nrs;  // reals per vector, outer and sloppy (flop counts)
+  double b2 = 0, stop2 = 0, r2 = 0;
+
+ private:
+  const LinearOp& A_;
+  bool mixed_;
+  SpinorField& x_;
+  const SpinorField& b_;
+  Monitor& m_;
+  SpinorField r_, rs_, xs_, tmp_;
+  bool done_ = false;
+};
+
 // Checks that x and b have the operator's vector parameters (InputError naming the solver).
 void check_vectors(const char* solver, const DiracOperator& op, const SpinorField& x, const SpinorField& b);
 void check_sloppy(const char* solver, const DiracOperator& op, const DiracOperator* sloppy);
