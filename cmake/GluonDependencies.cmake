@@ -14,7 +14,23 @@ target_compile_definitions(gluon_host_deps INTERFACE TOML_HEADER_ONLY=1 TOML_EXC
 target_link_libraries(gluon_host_deps INTERFACE fmt::fmt)
 
 if(GLUON_MPI)
-  find_package(MPI REQUIRED COMPONENTS CXX)
+  find_package(MPI COMPONENTS CXX)
+  if(NOT MPI_CXX_FOUND)
+    message(WARNING "MPI not found (install libopenmpi-dev): building the single-process communicator only")
+    set(GLUON_MPI OFF CACHE BOOL "" FORCE)
+  endif()
+endif()
+
+# NCCL (device buffers between GPUs) needs the CUDA build and MPI to bootstrap it.
+set(GLUON_NCCL OFF)
+if(GLUON_CUDA AND GLUON_MPI)
+  find_path(NCCL_INCLUDE_DIR nccl.h HINTS ${CUDAToolkit_INCLUDE_DIRS} /usr/include)
+  find_library(NCCL_LIBRARY nccl HINTS ${CUDAToolkit_LIBRARY_DIR} /usr/lib/x86_64-linux-gnu)
+  if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
+    set(GLUON_NCCL ON)
+  else()
+    message(WARNING "NCCL not found: multi-GPU runs will stage halos through host memory over MPI")
+  endif()
 endif()
 
 if(GLUON_TESTS)

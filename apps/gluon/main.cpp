@@ -1,12 +1,23 @@
 // gluon: one executable, git-style subcommands (info, gauge; later solve, hmc, bench, hpl, g4).
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
+#include <string>
 
 #include "commands.h"
 #include "toml_config.h"
+#include "gluon/comm/environment.h"
 #include "gluon/runtime/error.h"
 
 int main(int argc, char** argv) {
+  // MPI starts only when an MPI launcher started this process (comm/environment.h).
+  std::unique_ptr<gluon::comm::Environment> env;
+  try {
+    env = std::make_unique<gluon::comm::Environment>(&argc, &argv);
+  } catch (const gluon::Error& e) {
+    std::fprintf(stderr, "gluon: error: %s\n", e.what());
+    return 1;
+  }
   CLI::App app{"gluon: lattice QCD and HPC kernels on GPUs and CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", gluon::apps::version_string());
@@ -18,13 +29,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int rc = gluon::comm::world().rank() == 0 ? app.exit(e) : (e.get_exit_code() != 0);
+    if (rc != 0 && gluon::comm::world().size() > 1) gluon::comm::fail_all("bad command line", rc);
+    return rc;
   } catch (const gluon::Error& e) {
-    std::fprintf(stderr, "gluon: error: %s\n", e.what());
-    return 1;
+    gluon::comm::fail_all(e.what(), 1);  // every rank exits non-zero, none hangs
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gluon: internal error: %s\n", e.what());
-    return 2;
+    gluon::comm::fail_all(std::string("internal error: ") + e.what(), 2);
   }
   return 0;
 }

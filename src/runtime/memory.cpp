@@ -172,6 +172,19 @@ void copy_bytes_async(void* dst, MemSpace dst_space, const void* src, MemSpace s
   copy_bytes(dst, dst_space, src, src_space, bytes);
 }
 
+void copy_bytes_any_async(void* dst, const void* src, std::size_t bytes, void* stream) {
+  if (bytes == 0) return;
+#if GLUON_HAVE_CUDA
+  if (cuda_available()) {
+    cuda_check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, static_cast<cudaStream_t>(stream)),
+               "cudaMemcpyAsync");
+    return;
+  }
+#endif
+  (void)stream;
+  std::memcpy(dst, src, bytes);
+}
+
 void copy(Buffer& dst, const Buffer& src) {
   if (dst.bytes() != src.bytes())
     throw InputError("buffer copy: sizes differ (" + std::to_string(src.bytes()) + " -> " +

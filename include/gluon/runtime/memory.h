@@ -52,6 +52,9 @@ void copy_bytes(void* dst, MemSpace dst_space, const void* src, MemSpace src_spa
 // Asynchronous on ex.stream when either side is device memory (host side should be pinned).
 void copy_bytes_async(void* dst, MemSpace dst_space, const void* src, MemSpace src_space,
                       std::size_t bytes, const Exec& ex);
+// Copies between two pointers of any space, found from the pointers themselves (CUDA unified
+// addressing); asynchronous on `stream` (cudaStream_t) when either side is device memory.
+void copy_bytes_any_async(void* dst, const void* src, std::size_t bytes, void* stream);
 void copy(Buffer& dst, const Buffer& src);  // sizes must match (InputError otherwise)
 void fill_bytes(Buffer& b, unsigned char value);
 
