@@ -33,6 +33,14 @@ if(GLUON_CUDA AND GLUON_MPI)
   endif()
 endif()
 
+# OpenBLAS (CPU DGEMM/DTRSM of the Linpack update): the pthread flavour, with its cblas.h.
+find_path(CBLAS_INCLUDE_DIR cblas.h PATH_SUFFIXES x86_64-linux-gnu/openblas-pthread openblas-pthread openblas)
+find_library(OPENBLAS_LIBRARY NAMES openblas openblasp-r0.3.21 PATH_SUFFIXES openblas-pthread
+             HINTS /usr/lib/x86_64-linux-gnu/openblas-pthread)
+if(NOT CBLAS_INCLUDE_DIR OR NOT OPENBLAS_LIBRARY)
+  message(FATAL_ERROR "OpenBLAS not found: install libopenblas-dev (scripts/install-deps.sh)")
+endif()
+
 if(GLUON_TESTS)
   find_package(GTest REQUIRED)
 endif()

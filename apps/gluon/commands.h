@@ -12,4 +12,13 @@ void register_gauge(CLI::App& app);
 void register_solve(CLI::App& app);
 void register_bench(CLI::App& app);  // bench copy|dslash|solver (bench.cpp)
 
+// Later subcommands (hpl, g4, ...) register themselves from their own file, so that adding a
+// command touches no shared file:   static const CommandRegistration reg{"hpl", register_hpl};
+// main() adds them after the ones above, in name order.
+using RegisterFn = void (*)(CLI::App& app);
+struct CommandRegistration {
+  CommandRegistration(const char* name, RegisterFn fn);
+};
+void register_self_registered(CLI::App& app);
+
 }  // namespace gluon::apps

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   gluon::apps::register_gauge(app);
   gluon::apps::register_solve(app);
   gluon::apps::register_bench(app);
+  gluon::apps::register_self_registered(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
