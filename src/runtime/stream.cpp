@@ -145,6 +145,19 @@ void Event::synchronize() const {
 #endif
 }
 
+void Event::make_wait(const Exec& ex) const {
+  if (!recorded_) throw InputError("Event::make_wait: the event was never recorded");
+#if GLUON_HAVE_CUDA
+  if (backend_ == Backend::cuda && ex.backend == Backend::cuda) {
+    use_device(ex.device);
+    check(cudaStreamWaitEvent(static_cast<cudaStream_t>(ex.stream), static_cast<cudaEvent_t>(handle_), 0),
+          "cudaStreamWaitEvent");
+  }
+#else
+  (void)ex;
+#endif
+}
+
 bool Event::ready() const {
   if (!recorded_) return false;
 #if GLUON_HAVE_CUDA

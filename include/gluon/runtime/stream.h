@@ -61,6 +61,9 @@ class Event {
   void synchronize() const;
   // True when the recorded point has been reached (never blocks; always true on cpu once recorded).
   bool ready() const;
+  // Makes later work on ex's stream wait (on the device, not the host) until this event is
+  // reached. No-op on cpu. InputError when never recorded.
+  void make_wait(const Exec& ex) const;
   bool recorded() const { return recorded_; }
   Backend backend() const { return backend_; }
 

@@ -77,11 +77,6 @@ double dslash_bytes(Precision p, Reconstruct r, std::int64_t half_volume, Dslash
 WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& boundary, Precision p,
                            Reconstruct r, const runtime::Exec& ex, std::optional<FieldOrder> order)
     : boundary_(boundary), exec_(ex) {
-  const Coords& grid = u.geometry().grid();
-  if (grid[0] * grid[1] * grid[2] * grid[3] != 1)
-    throw InputError("wilson dslash: needs the whole lattice in one process (halo exchange is not "
-                     "available yet), found process grid " + std::to_string(grid[0]) + "x" +
-                     std::to_string(grid[1]) + "x" + std::to_string(grid[2]) + "x" + std::to_string(grid[3]));
   for (int mu = 0; mu < 4; ++mu)
     if (!std::isfinite(boundary[mu]))
       throw InputError("wilson dslash: boundary phase of direction " + std::to_string(mu) + " is not finite");
@@ -93,6 +88,61 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
   gp.space = runtime::memspace_for(ex);
   gp.device = ex.device;
   links_ = converted(u, gp, ex);
+  const int real_bytes = p == Precision::double_ ? 8 : 4;  // ghosts in the compute precision
+  halo_ = std::make_shared<detail::SpinorHalo>(u.geometry(), boundary, ex, real_bytes, 12, 12,
+                                               "wilson dslash " + to_string(p));
+}
+
+bool WilsonDslash::split() const { return halo_->active(); }
+HaloStats WilsonDslash::halo_stats() const { return halo_->stats(); }
+
+namespace {
+void launch_by_precision(Precision p, const detail::DslashCall& call) {
+  switch (p) {
+    case Precision::double_: detail::launch_wilson_dslash_double(call); break;
+    case Precision::single: detail::launch_wilson_dslash_single(call); break;
+    case Precision::half: detail::launch_wilson_dslash_half(call); break;
+  }
+}
+
+detail::HaloOps wilson_halo_ops(Precision prec, const detail::DslashCall& call) {
+  detail::HaloOps ops;
+  ops.pack = [prec, call](int mu, void* sb, void* sf, const runtime::Exec&) {
+    detail::DslashCall c = call;
+    c.op = detail::DslashCall::pack;
+    c.mu = mu;
+    c.send_bwd = sb;
+    c.send_fwd = sf;
+    launch_by_precision(prec, c);
+  };
+  ops.body = [prec, call](const detail::HaloView& v, const runtime::Exec&) {
+    detail::DslashCall c = call;
+    c.view = v;
+    launch_by_precision(prec, c);
+  };
+  ops.exterior = [prec, call](int mu, const detail::HaloView& v, const runtime::Exec&) {
+    detail::DslashCall c = call;
+    c.op = detail::DslashCall::exterior;
+    c.mu = mu;
+    c.view = v;
+    launch_by_precision(prec, c);
+  };
+  return ops;
+}
+}  // namespace
+
+void WilsonDslash::halo_exchange_only(const SpinorField& in, int parity, bool dagger) const {
+  if (!halo_->active()) return;
+  check_parity(parity);
+  check_spinor(in, *this, "wilson halo (in)", 1 - parity);
+  detail::DslashCall call;
+  call.u = &links_;
+  call.in = &in;
+  call.out = const_cast<SpinorField*>(&in);  // not written by the pack
+  call.parity = parity;
+  call.dagger = dagger;
+  call.ex = exec_;
+  halo_->exchange_only(wilson_halo_ops(precision(), call));
 }
 
 void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool dagger,
@@ -121,13 +171,8 @@ void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool
   call.dagger = dagger;
   call.a = a;
   call.fuse = fuse;
-  call.boundary = boundary_;
   call.ex = exec_;
-  switch (precision()) {
-    case Precision::double_: detail::launch_wilson_dslash_double(call); break;
-    case Precision::single: detail::launch_wilson_dslash_single(call); break;
-    case Precision::half: detail::launch_wilson_dslash_half(call); break;
-  }
+  halo_->run(wilson_halo_ops(precision(), call));
 }
 
 void WilsonDslash::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {

@@ -15,6 +15,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
+#include "face_indexer.h"
 #include "wilson_internal.h"
 
 namespace gluon::qcd::detail {
@@ -76,42 +77,85 @@ struct WilsonDslashKernel {
   std::int64_t out_shift, in_shift, x_shift;
   real a;
   real fwd;  // -1: D (forward projector 1 - g_mu); +1: D^dagger
-  real phase[4];
+  real phase_f[4], phase_b[4];  // phase of a hop across the rank's +mu / -mu edge
   bool has_x;
   int fuse;
+  int mode;                      // HaloView::mode
+  int cut[4];
+  const real* gf[4];             // ghosts from the +mu / -mu neighbours
+  const real* gb[4];
+  FaceIndexer face;
 
-  // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu).
+  // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
+  // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
   template <int mu>
   GLUON_HD_INLINE void hop(Spinor<real>& acc, std::int64_t s, const int* c, std::int64_t lex) const {
     const std::int64_t other = (1 - parity) * idx.half;
     {
       const bool wrap = c[mu] == idx.dims[mu] - 1;
-      const std::int64_t nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
-      const std::int64_t nb = other + (nl >> 1);
-      const Spinor<real> p = in.load(nb - in_shift);
-      ColorVector<real> h0, h1;
-      spin_project<mu>(p, h0, h1, fwd);
-      if (wrap) {
-        scale_cv(h0, phase[mu]);
-        scale_cv(h1, phase[mu]);
+      if (wrap && cut[mu]) {
+        if (mode == 1) add_forward_ghost<mu>(acc, s, c);
+      } else {
+        const std::int64_t nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
+        const std::int64_t nb = other + (nl >> 1);
+        const Spinor<real> p = in.load(nb - in_shift);
+        ColorVector<real> h0, h1;
+        spin_project<mu>(p, h0, h1, fwd);
+        if (wrap) {
+          scale_cv(h0, phase_f[mu]);
+          scale_cv(h1, phase_f[mu]);
+        }
+        const typename G::matrix U = u.load(s, mu);
+        spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
       }
-      const typename G::matrix U = u.load(s, mu);
-      spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
     }
     {
       const bool wrap = c[mu] == 0;
-      const std::int64_t nl = wrap ? lex + (idx.dims[mu] - 1) * stride[mu] : lex - stride[mu];
-      const std::int64_t nb = other + (nl >> 1);
-      const Spinor<real> p = in.load(nb - in_shift);
-      ColorVector<real> h0, h1;
-      spin_project<mu>(p, h0, h1, -fwd);
-      if (wrap) {
-        scale_cv(h0, phase[mu]);
-        scale_cv(h1, phase[mu]);
+      if (wrap && cut[mu]) {
+        if (mode == 1) add_backward_ghost<mu>(acc, c);
+      } else {
+        const std::int64_t nl = wrap ? lex + (idx.dims[mu] - 1) * stride[mu] : lex - stride[mu];
+        const std::int64_t nb = other + (nl >> 1);
+        const Spinor<real> p = in.load(nb - in_shift);
+        ColorVector<real> h0, h1;
+        spin_project<mu>(p, h0, h1, -fwd);
+        if (wrap) {
+          scale_cv(h0, phase_b[mu]);
+          scale_cv(h1, phase_b[mu]);
+        }
+        const typename G::matrix U = u.load(nb, mu);
+        spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd);
       }
-      const typename G::matrix U = u.load(nb, mu);
-      spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd);
     }
+  }
+
+  // Ghost entries: 12 reals, the two colour vectors h0, h1 (re, im of each colour).
+  GLUON_HD_INLINE static void load_half(const real* g, std::int64_t f, ColorVector<real>& h0,
+                                        ColorVector<real>& h1) {
+    const real* e = g + f * 12;
+    for (int k = 0; k < 3; ++k) {
+      h0.c[k] = Complex<real>(e[2 * k], e[2 * k + 1]);
+      h1.c[k] = Complex<real>(e[6 + 2 * k], e[6 + 2 * k + 1]);
+    }
+  }
+  // From the +mu neighbour: (1 -+ g_mu) psi(x + mu), projected there; transported here.
+  template <int mu>
+  GLUON_HD_INLINE void add_forward_ghost(Spinor<real>& acc, std::int64_t s, const int* c) const {
+    ColorVector<real> h0, h1;
+    load_half(gf[mu], face.index(c, mu, 0), h0, h1);
+    scale_cv(h0, phase_f[mu]);
+    scale_cv(h1, phase_f[mu]);
+    const typename G::matrix U = u.load(s, mu);
+    spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
+  }
+  // From the -mu neighbour: U_mu(x - mu)^+ (1 +- g_mu) psi(x - mu), transported there.
+  template <int mu>
+  GLUON_HD_INLINE void add_backward_ghost(Spinor<real>& acc, const int* c) const {
+    ColorVector<real> h0, h1;
+    load_half(gb[mu], face.index(c, mu, 0), h0, h1);
+    scale_cv(h0, phase_b[mu]);
+    scale_cv(h1, phase_b[mu]);
+    spin_reconstruct_add<mu>(acc, h0, h1, -fwd);
   }
 
   GLUON_HD void operator()(std::int64_t i) const {
@@ -148,8 +192,109 @@ struct WilsonDslashKernel {
   }
 };
 
+// Pack: thread i < hf takes bottom-face site i (x_mu = 0) of the input parity and writes its
+// projection (1 -+ g_mu) psi for the -mu neighbour; thread hf + i takes top-face site i and
+// writes U_mu(y)^+ (1 +- g_mu) psi(y) for the +mu neighbour (QUDA packs the same two halves).
+template <class Store, Reconstruct R, int mu>
+struct WilsonPackKernel {
+  using K = WilsonDslashKernel<Store, R>;
+  using real = typename K::real;
+  K k;
+  real* send_bwd;
+  real* send_fwd;
+  std::int64_t hf;
+
+  GLUON_HD_INLINE static void store_half(real* g, std::int64_t f, const ColorVector<real>& h0,
+                                         const ColorVector<real>& h1) {
+    real* e = g + f * 12;
+    for (int c = 0; c < 3; ++c) {
+      e[2 * c] = h0.c[c].re;
+      e[2 * c + 1] = h0.c[c].im;
+      e[6 + 2 * c] = h1.c[c].re;
+      e[6 + 2 * c + 1] = h1.c[c].im;
+    }
+  }
+  GLUON_HD void operator()(std::int64_t i) const {
+    const int q = 1 - k.parity;
+    const bool top = i >= hf;
+    const std::int64_t f = top ? i - hf : i;
+    int c[4];
+    k.face.coords(f, mu, top ? k.idx.dims[mu] - 1 : 0, q, c);
+    const std::int64_t y = k.idx.eo_index(c);
+    const Spinor<real> p = k.in.load(y - k.in_shift);
+    ColorVector<real> h0, h1;
+    if (!top) {
+      spin_project<mu>(p, h0, h1, k.fwd);
+      store_half(send_bwd, f, h0, h1);
+    } else {
+      spin_project<mu>(p, h0, h1, -k.fwd);
+      const typename K::G::matrix U = k.u.load(y, mu);
+      store_half(send_fwd, f, adj_mul(U, h0), adj_mul(U, h1));
+    }
+  }
+};
+
+// Exterior of dimension mu: thread i < hf takes top-face output site i (forward ghost hop),
+// hf + i bottom-face site i (backward ghost hop), and adds a (C) times the hop to out, which the
+// interior kernel wrote: the epilogues are linear in D, so the split changes only rounding.
+template <class Store, Reconstruct R, int mu>
+struct WilsonExteriorKernel {
+  using K = WilsonDslashKernel<Store, R>;
+  using real = typename K::real;
+  K k;
+  std::int64_t hf;
+
+  GLUON_HD void operator()(std::int64_t i) const {
+    const bool bottom = i >= hf;
+    const std::int64_t f = bottom ? i - hf : i;
+    int c[4];
+    k.face.coords(f, mu, bottom ? 0 : k.idx.dims[mu] - 1, k.parity, c);
+    const std::int64_t s = k.idx.eo_index(c);
+    Spinor<real> acc;
+    for (int sp = 0; sp < 4; ++sp)
+      for (int j = 0; j < 3; ++j) acc.s[sp].c[j] = Complex<real>(real(0), real(0));
+    if (bottom) k.template add_backward_ghost<mu>(acc, c);
+    else k.template add_forward_ghost<mu>(acc, s, c);
+    if (k.fuse == kFuseClover) acc = apply_clover(k.clov.load(s, 0), k.clov.load(s, 1), acc);
+    Spinor<real> r = k.out.load(s - k.out_shift);
+    for (int sp = 0; sp < 4; ++sp)
+      for (int j = 0; j < 3; ++j) r.s[sp].c[j] += k.a * acc.s[sp].c[j];
+    k.out.store(s - k.out_shift, r);
+  }
+};
+
+template <class Store, Reconstruct R, int mu>
+void launch_wilson_face_op(const DslashCall& call, const WilsonDslashKernel<Store, R>& k) {
+  using real = typename WilsonDslashKernel<Store, R>::real;
+  const std::int64_t hf = k.face.half_face(mu);
+  runtime::TuneSpec spec;
+  if (call.op == DslashCall::pack) {
+    spec.label = "wilson_pack";
+    spec.tuning = runtime::Tuning::idempotent;
+    WilsonPackKernel<Store, R, mu> p{k, static_cast<real*>(call.send_bwd), static_cast<real*>(call.send_fwd), hf};
+    spec.aux = std::string("mu ") + char('0' + mu);
+    runtime::parallel_for(call.ex, spec, 2 * hf, p);
+  } else {
+    spec.label = "wilson_exterior";
+    spec.tuning = runtime::Tuning::off;  // adds to out: not repeatable
+    WilsonExteriorKernel<Store, R, mu> e{k, hf};
+    runtime::parallel_for(call.ex, spec, 2 * hf, e);
+  }
+}
+
 template <class Store, Reconstruct R>
-void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
+void run_wilson_face_op(const DslashCall& call, const WilsonDslashKernel<Store, R>& k) {
+  switch (call.mu) {
+    case 0: return launch_wilson_face_op<Store, R, 0>(call, k);
+    case 1: return launch_wilson_face_op<Store, R, 1>(call, k);
+    case 2: return launch_wilson_face_op<Store, R, 2>(call, k);
+    case 3: return launch_wilson_face_op<Store, R, 3>(call, k);
+  }
+  throw Error("wilson halo: direction out of range");
+}
+
+template <class Store, Reconstruct R>
+WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
   using K = WilsonDslashKernel<Store, R>;
   using real = typename K::real;
   K k;
@@ -167,15 +312,31 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   k.in_shift = parity_shift(*call.in, 1 - call.parity);
   k.x_shift = call.x ? parity_shift(*call.x, call.parity) : 0;
   k.a = static_cast<real>(call.a);
-  for (int mu = 0; mu < 4; ++mu) k.phase[mu] = static_cast<real>(call.boundary[mu]);
+  k.mode = call.view.mode;
+  k.face = FaceIndexer::of(k.idx);
+  for (int mu = 0; mu < 4; ++mu) {
+    k.phase_f[mu] = static_cast<real>(call.view.phase_fwd[mu]);
+    k.phase_b[mu] = static_cast<real>(call.view.phase_bwd[mu]);
+    k.cut[mu] = call.view.cut[mu];
+    k.gf[mu] = static_cast<const real*>(call.view.ghost_fwd[mu]);
+    k.gb[mu] = static_cast<const real*>(call.view.ghost_bwd[mu]);
+  }
   k.has_x = call.x != nullptr;
   k.fwd = call.dagger ? real(1) : real(-1);
   k.fuse = call.fuse;
+  return k;
+}
+
+template <class Store, Reconstruct R>
+void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
+  if (call.op != DslashCall::body) return run_wilson_face_op(call, make_wilson_kernel(call, u));
+  const auto k = make_wilson_kernel(call, u);
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
   runtime::TuneSpec spec;
   spec.label = "wilson_dslash";
   spec.tuning = call.x && call.x->data() == call.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
   spec.aux = "fuse " + std::to_string(call.fuse) + (call.dagger ? " dagger" : "");
+  spec.aux += " mode " + std::to_string(call.view.mode);
   runtime::parallel_for(call.ex, spec, k.idx.half, k);
 }
 

@@ -10,6 +10,7 @@
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
+#include "spinor_halo.h"
 
 namespace gluon::qcd::detail {
 
@@ -29,8 +30,15 @@ struct DslashCall {
   bool dagger = false;
   double a = 1.0;
   int fuse = kFusePlain;
-  std::array<double, 4> boundary{1, 1, 1, -1};
   runtime::Exec ex;
+  // What to launch: the dslash over all output sites (reading view.mode's ghosts), the pack of
+  // the two faces of dimension mu (from `in`, of parity 1 - parity), or the exterior of mu.
+  enum Op : int { body = 0, pack = 1, exterior = 2 };
+  int op = body;
+  int mu = 0;
+  void* send_bwd = nullptr;  // pack: face for the -mu neighbour (12 reals a site)
+  void* send_fwd = nullptr;  // pack: face for the +mu neighbour
+  HaloView view;             // ghosts, cut dimensions and per-edge phases
 };
 
 void launch_wilson_dslash_double(const DslashCall& call);

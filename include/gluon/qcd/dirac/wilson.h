@@ -36,15 +36,21 @@
 //                         sites, so the whole gauge field (V x 4 links) is read once per call.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "gluon/qcd/dirac/clover_field.h"
+#include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/precision.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
 
 namespace gluon::qcd {
+
+namespace detail {
+class SpinorHalo;
+}
 
 enum class DslashKind { plain, xpay, clover, clover_xpay, clover_on_x };
 
@@ -55,7 +61,8 @@ class WilsonDslash {
  public:
   // Links converted from `u` (any storage) to precision p, reconstruct r, the Exec's layout
   // (blocked on CUDA, site_major on CPU) unless `order` names one (tests run blocked on the CPU).
-  // One process only (no halos yet): InputError for a split lattice.
+  // On a lattice split over ranks (geometry with a process grid) every call exchanges halos
+  // (dirac/halo.h) with the policy of default_halo_policy(); collective over the world.
   WilsonDslash(const GaugeField& u, const std::array<double, 4>& boundary, Precision p,
                Reconstruct r, const runtime::Exec& ex, std::optional<FieldOrder> order = {});
 
@@ -66,6 +73,10 @@ class WilsonDslash {
   FieldOrder order() const { return links_.params().order; }
   const runtime::Exec& exec() const { return exec_; }
   const std::array<double, 4>& boundary() const { return boundary_; }
+  // Halo exchange: counts, and the exchange alone (pack + transfer, no dslash) for benchmarks.
+  bool split() const;
+  HaloStats halo_stats() const;
+  void halo_exchange_only(const SpinorField& in, int parity, bool dagger) const;
 
   void dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const;
   void dslash_xpay(SpinorField& out, const SpinorField& in, int parity, bool dagger,
@@ -81,6 +92,7 @@ class WilsonDslash {
   GaugeField links_;
   std::array<double, 4> boundary_;
   runtime::Exec exec_;
+  std::shared_ptr<const detail::SpinorHalo> halo_;
 };
 
 }  // namespace gluon::qcd
