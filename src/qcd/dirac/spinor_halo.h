@@ -54,6 +54,7 @@ class SpinorHalo {
 
   bool active() const { return any_cut_; }
   const HaloView& local_view() const { return view_; }  // mode 0, phases of a single process
+  const HaloView& cut_view() const { return ghost_view_; }  // which dimensions are cut
   void run(const HaloOps& ops) const;
   // Pack and exchange only (no dslash), for gluon bench's communication timing.
   void exchange_only(const HaloOps& ops) const;

@@ -9,6 +9,7 @@
 #include "dirac_factories.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/runtime/error.h"
+#include "gluon/comm/environment.h"
 #include "staggered_dslash.h"
 
 namespace gluon::qcd {
@@ -24,10 +25,14 @@ void check_common_params(const DiracParams& p, const Geometry& g, const char* wh
     throw InputError(std::string(who) + ": even-odd preconditioning needs a non-zero mass (x_o = (b_o - "
                      "D_oe x_e) / m); use even_odd = false for m = 0");
   if (!std::isfinite(p.mass)) throw InputError(std::string(who) + ": the mass is not finite");
+  (void)g;
+}
+
+// The largest value over the ranks of a split lattice (the link scales must agree: a face
+// transported with one rank's links is scaled by its neighbour's constant).
+double global_max(const Geometry& g, double v) {
   const Coords& grid = g.grid();
-  if (grid[0] * grid[1] * grid[2] * grid[3] != 1)
-    throw InputError(std::string(who) + ": needs the whole lattice in one process (halo exchange of the "
-                     "staggered operator is not available yet)");
+  return grid[0] * grid[1] * grid[2] * grid[3] == 1 ? v : comm::world().max(v);
 }
 
 GaugeFieldParams target_params(const Geometry& g, Precision prec, Reconstruct r, FieldOrder order,
@@ -127,6 +132,40 @@ void copy_vector(SpinorField& dst, const SpinorField& src, const runtime::Exec& 
   convert(src, dst, ex);
 }
 
+void launch_staggered(Precision prec, const detail::StaggeredLaunch& L) {
+  switch (prec) {
+    case Precision::double_: return detail::launch_staggered_dslash_impl<double>(L);
+    case Precision::single: return detail::launch_staggered_dslash_impl<float>(L);
+    case Precision::half: return detail::launch_staggered_dslash_impl<std::int16_t>(L);
+  }
+  throw Error("staggered operator: unknown precision");
+}
+
+detail::HaloOps staggered_halo_ops(Precision prec, const detail::StaggeredLaunch& L) {
+  detail::HaloOps ops;
+  ops.pack = [prec, L](int mu, void* sb, void* sf, const runtime::Exec&) {
+    detail::StaggeredLaunch c = L;
+    c.op = detail::StaggeredLaunch::pack;
+    c.mu = mu;
+    c.send_bwd = sb;
+    c.send_fwd = sf;
+    launch_staggered(prec, c);
+  };
+  ops.body = [prec, L](const detail::HaloView& v, const runtime::Exec&) {
+    detail::StaggeredLaunch c = L;
+    c.view = v;
+    launch_staggered(prec, c);
+  };
+  ops.exterior = [prec, L](int mu, const detail::HaloView& v, const runtime::Exec&) {
+    detail::StaggeredLaunch c = L;
+    c.op = detail::StaggeredLaunch::exterior;
+    c.mu = mu;
+    c.view = v;
+    launch_staggered(prec, c);
+  };
+  return ops;
+}
+
 }  // namespace
 
 FieldOrder StaggeredDirac::default_order(const runtime::Exec& ex) {
@@ -174,16 +213,16 @@ StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, cons
   const Geometry& g = fat.geometry();
 
   GaugeField f = canonical_copy(fat, ex);
-  fat_scale_ = power_of_two_scale(f);
+  fat_scale_ = global_max(g, power_of_two_scale(f));
   scale_in_place(f, 1.0 / fat_scale_);
   fat_ = converted(f, target_params(g, p.precision, Reconstruct::r18, order, ex), ex);
 
   GaugeField l = canonical_copy(longlinks, ex);
   if (p.long_reconstruct == Reconstruct::r12) {
     (void)power_of_two_scale(l);  // rejects NaN/Inf
-    long_scale_ = long_link_su3_scale(l);
+    long_scale_ = global_max(g, long_link_su3_scale(l));
   } else {
-    long_scale_ = power_of_two_scale(l);
+    long_scale_ = global_max(g, power_of_two_scale(l));
   }
   scale_in_place(l, 1.0 / long_scale_);
   long_ = converted(l, target_params(g, p.precision, p.long_reconstruct, order, ex), ex);
@@ -192,6 +231,21 @@ StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, cons
 
 void StaggeredDirac::init_common(FieldOrder order) {
   order_ = order;
+  const Geometry& g = fat_.geometry();
+  const int depth = improved_ ? 3 : 1;
+  const int real_bytes = params_.precision == Precision::double_ ? 8 : 4;
+  halo_ = std::make_shared<detail::SpinorHalo>(g, params_.boundary, exec_, real_bytes, 6 * depth,
+                                               6 * (1 + (improved_ ? 3 : 0)),
+                                               std::string(improved_ ? "improved " : "") +
+                                                   "staggered dslash " + to_string(params_.precision));
+  if (improved_ && halo_->active())
+    for (int mu = 0; mu < 4; ++mu)
+      if (halo_->cut_view().cut[mu] && g.local_dims()[mu] < 4)
+        throw InputError("improved staggered operator: the Naik term reaches 3 sites, so a cut dimension "
+                         "needs a local extent of at least 4; direction " + std::to_string(mu) +
+                         " has " + std::to_string(g.local_dims()[mu]) + " (lattice " + g.to_string() +
+                         " over grid " + std::to_string(g.grid()[0]) + "x" + std::to_string(g.grid()[1]) +
+                         "x" + std::to_string(g.grid()[2]) + "x" + std::to_string(g.grid()[3]) + ")");
   runtime::synchronize(exec_);
 }
 
@@ -251,6 +305,11 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
       if (f && f->params().subset != SiteSubset::full)
         throw InputError("staggered operator: the full-lattice operator needs full-lattice fields, found a "
                          "single-parity field");
+    if (halo_->active() && b != 0.0) {  // faces are exchanged per parity
+      apply(out, in, 0, dagger, x, a, b);
+      apply(out, in, 1, dagger, x, a, b);
+      return;
+    }
     L.first = 0;
     L.count = g.volume();
   } else {
@@ -267,12 +326,32 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
   L.beta = a;
   L.hopping = b != 0.0;
   if (!L.hopping && !x) throw InputError("staggered operator: nothing to compute (b = 0 and no xpay input)");
-  switch (prec) {
-    case Precision::double_: return detail::launch_staggered_dslash_impl<double>(L);
-    case Precision::single: return detail::launch_staggered_dslash_impl<float>(L);
-    case Precision::half: return detail::launch_staggered_dslash_impl<std::int16_t>(L);
+  if (!L.hopping || parity < 0) {
+    L.view = halo_->local_view();
+    return launch_staggered(prec, L);
   }
-  throw Error("staggered operator: unknown precision");
+  halo_->run(staggered_halo_ops(prec, L));
+}
+
+bool StaggeredDirac::split() const { return halo_->active(); }
+HaloStats StaggeredDirac::halo_stats() const { return halo_->stats(); }
+
+void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const {
+  if (!halo_->active()) return;
+  if (parity != 0 && parity != 1)
+    throw InputError("staggered halo: parity must be 0 (even) or 1 (odd), found " + std::to_string(parity));
+  check_vector(in, fat_.geometry(), params_.precision, exec_, "input");
+  detail::StaggeredLaunch L;
+  L.ex = &exec_;
+  L.in = &in;
+  L.out = const_cast<SpinorField*>(&in);  // not written by the pack
+  L.fat = &fat_;
+  L.longlinks = improved_ ? &long_ : nullptr;
+  L.indexer = fat_.geometry().indexer();
+  L.in_base = base_for(in, 1 - parity, fat_.geometry().half_volume(), "the input");
+  L.first = parity * fat_.geometry().half_volume();
+  L.count = fat_.geometry().half_volume();
+  halo_->exchange_only(staggered_halo_ops(params_.precision, L));
 }
 
 void StaggeredDirac::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {

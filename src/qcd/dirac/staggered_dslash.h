@@ -8,6 +8,7 @@
 #include "gluon/qcd/geometry.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
+#include "spinor_halo.h"
 
 namespace gluon::qcd::detail {
 
@@ -25,6 +26,14 @@ struct StaggeredLaunch {
   std::int64_t out_base = 0, in_base = 0, x_base = 0;
   double c_fat = 0.5, c_long = 0.5, beta = 0.0;
   bool hopping = true;  // false: out = beta x (no hops; a parity copy)
+  // Halo (spinor_halo.h): the dslash over [first, first + count) with view.mode, or the pack /
+  // exterior of dimension mu (single-parity launches only).
+  enum Op : int { body = 0, pack = 1, exterior = 2 };
+  int op = body;
+  int mu = 0;
+  void* send_bwd = nullptr;
+  void* send_fwd = nullptr;
+  HaloView view;
 };
 
 template <class Store>

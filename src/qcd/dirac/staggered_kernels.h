@@ -19,6 +19,7 @@
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
+#include "face_indexer.h"
 #include "staggered_dslash.h"
 
 namespace gluon::qcd::detail {
@@ -29,6 +30,20 @@ GLUON_HD_INLINE void stag_accumulate(ColorVector<T>& acc, const ColorVector<T>& 
   for (int c = 0; c < 3; ++c) {
     acc.c[c].re += s * v.c[c].re;
     acc.c[c].im += s * v.c[c].im;
+  }
+}
+
+template <class T>
+GLUON_HD_INLINE ColorVector<T> load_cv(const T* g, std::int64_t f) {
+  ColorVector<T> v;
+  for (int c = 0; c < 3; ++c) v.c[c] = Complex<T>(g[6 * f + 2 * c], g[6 * f + 2 * c + 1]);
+  return v;
+}
+template <class T>
+GLUON_HD_INLINE void store_cv(T* g, std::int64_t f, const ColorVector<T>& v) {
+  for (int c = 0; c < 3; ++c) {
+    g[6 * f + 2 * c] = v.c[c].re;
+    g[6 * f + 2 * c + 1] = v.c[c].im;
   }
 }
 
@@ -46,6 +61,15 @@ struct StaggeredDslashKernel {
   real c_fat, c_long, beta;
   bool hopping;  // false: out = beta x only (copies a parity into a full field)
   bool xpay;
+  // Halo (spinor_halo.h): mode 0 no cut, 1 read ghosts, 2 skip hops across cut edges.
+  // Forward ghost of mu: in(y) on the +mu neighbour's slices 0..2 (naive: 0); backward ghost:
+  // F^+ in on its top slice, then (improved) L^+ in on its top three slices.
+  int mode;
+  int cut[4];
+  int gneg_f[4], gneg_b[4];  // 1: a hop across the rank's +mu / -mu edge is antiperiodic
+  const real* gf[4];
+  const real* gb[4];
+  FaceIndexer face;
 
   // eo index of x moved by d in direction mu (periodic) and the number of wraps (0 or 1 for
   // |d| <= extent; more only on extents below 3, counted exactly).
@@ -69,16 +93,47 @@ struct StaggeredDslashKernel {
   template <class A>
   GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int xc[4],
                                 std::int64_t eo, int mu, int dist, bool eta_neg) const {
-    int wf = 0, wb = 0;
-    const std::int64_t fwd = hop(xc, mu, dist, wf);
-    const std::int64_t bwd = hop(xc, mu, -dist, wb);
-    const bool neg_f = eta_neg != ((wf & antiperiodic[mu]) != 0);
-    // The backward term enters with a minus sign.
-    const bool neg_b = !(eta_neg != ((wb & antiperiodic[mu]) != 0));
-    const auto uf = links.load(eo, mu);
-    stag_accumulate(acc, uf * in.load(fwd - in_base), neg_f);
-    const auto ub = links.load(bwd, mu);
-    stag_accumulate(acc, adj_mul(ub, in.load(bwd - in_base)), neg_b);
+    const int L = idx.dims[mu];
+    if (cut[mu] && xc[mu] + dist >= L) {
+      if (mode == 1) add_forward_ghost(acc, links, xc, eo, mu, dist, eta_neg);
+    } else {
+      int wf = 0;
+      const std::int64_t fwd = hop(xc, mu, dist, wf);
+      const bool neg_f = eta_neg != ((wf & antiperiodic[mu]) != 0);
+      const auto uf = links.load(eo, mu);
+      stag_accumulate(acc, uf * in.load(fwd - in_base), neg_f);
+    }
+    if (cut[mu] && xc[mu] - dist < 0) {
+      if (mode == 1) add_backward_ghost(acc, xc, mu, dist, eta_neg);
+    } else {
+      int wb = 0;
+      const std::int64_t bwd = hop(xc, mu, -dist, wb);
+      // The backward term enters with a minus sign.
+      const bool neg_b = !(eta_neg != ((wb & antiperiodic[mu]) != 0));
+      const auto ub = links.load(bwd, mu);
+      stag_accumulate(acc, adj_mul(ub, in.load(bwd - in_base)), neg_b);
+    }
+  }
+
+  template <class A>
+  GLUON_HD_INLINE void add_forward_ghost(ColorVector<real>& acc, const A& links, const int xc[4],
+                                         std::int64_t eo, int mu, int dist, bool eta_neg) const {
+    const int k = xc[mu] + dist - idx.dims[mu];  // slice on the neighbour
+    const ColorVector<real> v = load_cv(gf[mu], face.index(xc, mu, k));
+    stag_accumulate(acc, links.load(eo, mu) * v, eta_neg != (gneg_f[mu] != 0));
+  }
+  GLUON_HD_INLINE void add_backward_ghost(ColorVector<real>& acc, const int xc[4], int mu, int dist,
+                                          bool eta_neg) const {
+    const std::int64_t f = dist == 1 ? face.index(xc, mu, 0)
+                                     : face.half_face(mu) + face.index(xc, mu, xc[mu]);
+    stag_accumulate(acc, load_cv(gb[mu], f), !(eta_neg != (gneg_b[mu] != 0)));
+  }
+
+  // Parity of global x_0 + ... + x_{mu-1} is odd (eta_mu(x) = -1).
+  GLUON_HD_INLINE bool eta_negative(const int xc[4], int mu) const {
+    int eta = 0;
+    for (int nu = 0; nu < mu; ++nu) eta += xc[nu];
+    return ((eta + origin_parity[mu]) & 1) != 0;
   }
 
   GLUON_HD void operator()(std::int64_t i) const {
@@ -113,6 +168,77 @@ struct StaggeredDslashKernel {
   }
 };
 
+// Pack of dimension mu (input sites of parity q): entries [0, D hf) are in(y) on slices
+// 0..D-1 (D = 3 improved, 1 naive) for the -mu neighbour; then F^+ in on slice L-1, and
+// (improved) L^+ in on slices L-3..L-1, for the +mu neighbour.
+template <class K>
+struct StaggeredPackKernel {
+  using real = typename K::real;
+  K k;
+  int mu, q, depth;
+  std::int64_t hf;
+  real* send_bwd;
+  real* send_fwd;
+
+  GLUON_HD void operator()(std::int64_t i) const {
+    const int L = k.idx.dims[mu];
+    int c[4];
+    const std::int64_t nf = depth * hf;
+    if (i < nf) {
+      k.face.coords(i, mu, 0, q, c);
+      store_cv(send_bwd, i, k.in.load(k.idx.eo_index(c) - k.in_base));
+      return;
+    }
+    const std::int64_t j = i - nf;
+    if (j < hf) {
+      k.face.coords(j, mu, L - 1, q, c);
+      const std::int64_t y = k.idx.eo_index(c);
+      store_cv(send_fwd, j, adj_mul(k.fat.load(y, mu), k.in.load(y - k.in_base)));
+      return;
+    }
+    k.face.coords(j - hf, mu, L - 3, q, c);
+    const std::int64_t y = k.idx.eo_index(c);
+    store_cv(send_fwd, j, adj_mul(k.lng.load(y, mu), k.in.load(y - k.in_base)));
+  }
+};
+
+// Exterior of dimension mu: output sites on the slices within `depth` of either edge (all slices
+// when the two slabs overlap) add their ghost hops of mu, scaled, to out.
+template <class K, bool Improved>
+struct StaggeredExteriorKernel {
+  using real = typename K::real;
+  K k;
+  int mu, p, nslices;
+  std::int64_t hf;
+
+  GLUON_HD void operator()(std::int64_t i) const {
+    const int L = k.idx.dims[mu];
+    const int j = static_cast<int>(i / hf);
+    const int slice = j < nslices / 2 ? j : L - nslices + j;
+    int c[4];
+    k.face.coords(i - j * hf, mu, slice, p, c);
+    const std::int64_t eo = k.idx.eo_index(c);
+    const bool eta_neg = k.eta_negative(c, mu);
+    ColorVector<real> af{}, al{};
+    if (slice + 1 >= L) k.add_forward_ghost(af, k.fat, c, eo, mu, 1, eta_neg);
+    if (slice - 1 < 0) k.add_backward_ghost(af, c, mu, 1, eta_neg);
+    if constexpr (Improved) {
+      if (slice + 3 >= L) k.add_forward_ghost(al, k.lng, c, eo, mu, 3, eta_neg);
+      if (slice - 3 < 0) k.add_backward_ghost(al, c, mu, 3, eta_neg);
+    }
+    ColorVector<real> r = k.out.load(eo - k.out_base);
+    for (int cc = 0; cc < 3; ++cc) {
+      r.c[cc].re += k.c_fat * af.c[cc].re;
+      r.c[cc].im += k.c_fat * af.c[cc].im;
+      if constexpr (Improved) {
+        r.c[cc].re += k.c_long * al.c[cc].re;
+        r.c[cc].im += k.c_long * al.c[cc].im;
+      }
+    }
+    k.out.store(eo - k.out_base, r);
+  }
+};
+
 template <class Store, class GA, class LA, bool Improved>
 void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   using SA = SpinorAccessor<Store, 1>;
@@ -137,6 +263,40 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   k.beta = static_cast<real>(a.beta);
   k.hopping = a.hopping;
   k.xpay = a.x != nullptr;
+  k.mode = a.view.mode;
+  k.face = FaceIndexer::of(k.idx);
+  for (int mu = 0; mu < 4; ++mu) {
+    k.cut[mu] = a.view.cut[mu];
+    k.gneg_f[mu] = a.view.phase_fwd[mu] < 0 ? 1 : 0;
+    k.gneg_b[mu] = a.view.phase_bwd[mu] < 0 ? 1 : 0;
+    k.gf[mu] = static_cast<const real*>(a.view.ghost_fwd[mu]);
+    k.gb[mu] = static_cast<const real*>(a.view.ghost_bwd[mu]);
+  }
+  using K = StaggeredDslashKernel<SA, GA, LA, Improved>;
+  if (a.op == StaggeredLaunch::pack) {
+    const int depth = Improved ? 3 : 1;
+    const std::int64_t hf = k.face.half_face(a.mu);
+    StaggeredPackKernel<K> pk{k, a.mu, static_cast<int>(1 - a.first / a.indexer.half), depth, hf,
+                              static_cast<real*>(a.send_bwd), static_cast<real*>(a.send_fwd)};
+    runtime::TuneSpec ps;
+    ps.label = Improved ? "improved_staggered_pack" : "staggered_pack";
+    ps.tuning = runtime::Tuning::idempotent;
+    ps.aux = std::string("mu ") + char('0' + a.mu);
+    runtime::parallel_for(*a.ex, ps, (Improved ? 7 : 2) * hf, pk);
+    return;
+  }
+  if (a.op == StaggeredLaunch::exterior) {
+    const int depth = Improved ? 3 : 1;
+    const int L = a.indexer.dims[a.mu];
+    const int nslices = 2 * depth < L ? 2 * depth : L;
+    const std::int64_t hf = k.face.half_face(a.mu);
+    StaggeredExteriorKernel<K, Improved> ek{k, a.mu, static_cast<int>(a.first / a.indexer.half), nslices, hf};
+    runtime::TuneSpec es;
+    es.label = Improved ? "improved_staggered_exterior" : "staggered_exterior";
+    es.tuning = runtime::Tuning::off;  // adds to out
+    runtime::parallel_for(*a.ex, es, nslices * hf, ek);
+    return;
+  }
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
   runtime::TuneSpec spec;
   spec.label = Improved ? "improved_staggered_dslash" : "staggered_dslash";

@@ -63,9 +63,14 @@
 #include <memory>
 
 #include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/field_layout.h"
 
 namespace gluon::qcd {
+
+namespace detail {
+class SpinorHalo;
+}
 
 class StaggeredDirac final : public DiracOperator {
  public:
@@ -107,6 +112,10 @@ class StaggeredDirac final : public DiracOperator {
   double dslash_flops(bool xpay = false) const;
   double dslash_bytes(bool xpay = false) const;
   double flops_per_site() const { return improved_ ? kImprovedFlopsPerSite : kNaiveFlopsPerSite; }
+  // Halo exchange on a split lattice (dirac/halo.h): faces of depth 1 (naive) or 3 (improved).
+  bool split() const;
+  HaloStats halo_stats() const;
+  void halo_exchange_only(const SpinorField& in, int parity) const;
 
  private:
   void init_common(FieldOrder order);
@@ -120,6 +129,7 @@ class StaggeredDirac final : public DiracOperator {
   GaugeField fat_, long_;
   double fat_scale_ = 1.0, long_scale_ = 1.0;
   mutable SpinorField tmp_;
+  std::shared_ptr<const detail::SpinorHalo> halo_;
 };
 
 }  // namespace gluon::qcd
