@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "blas_kernels.h"
+#include "gluon/comm/environment.h"
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/runtime/error.h"
@@ -58,8 +59,17 @@ void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args,
   args.sites = p0.sites();
 }
 
-Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex) {
-  prepare(kernel, ops, args, ex);
+bool reduces(Op op) {
+  switch (op) {
+    case Op::norm2: case Op::cdot: case Op::re_dot: case Op::axpy_norm2: case Op::caxpy_norm2:
+    case Op::xmy_norm2: case Op::cg_update: case Op::cdot_norm2: case Op::bicgstab_update:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Sums run_local(Op op, const Args& args, const runtime::Exec& ex) {
   if (args.sites == 0) return Sums{};
   switch (args.f[0]->params().precision) {
     case Precision::double_: return run_double(op, args, ex);
@@ -67,6 +77,19 @@ Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args arg
     case Precision::half: return run_half(op, args, ex);
   }
   throw Error("blas: unknown precision");
+}
+
+// On a lattice split over ranks, reductions are summed over the world (the process grid spans
+// it), so every rank's solver sees the same numbers and takes the same decisions.
+Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex) {
+  prepare(kernel, ops, args, ex);
+  Sums r = run_local(op, args, ex);
+  if (reduces(op)) {
+    const Coords& grid = args.f[0]->geometry().grid();
+    if (grid[0] * grid[1] * grid[2] * grid[3] > 1)
+      comm::world().allreduce_sum(r.v, sizeof(r.v) / sizeof(r.v[0]));
+  }
+  return r;
 }
 
 Args coeffs(complexd a = {}, complexd b = {}) {

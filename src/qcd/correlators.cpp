@@ -1,10 +1,20 @@
 // Meson contractions on the host: O(V * 12^2) work per propagator, negligible next to the solves.
 #include "gluon/qcd/correlators.h"
 
+#include "gluon/comm/environment.h"
 #include "gluon/qcd/gamma.h"
 #include "gluon/runtime/error.h"
 
 namespace gluon::qcd {
+
+namespace {
+// Time slices are summed over the ranks of a split lattice, in rank order (reproducible).
+void sum_over_ranks(const Geometry& g, std::vector<double>& c) {
+  const Coords& grid = g.grid();
+  if (grid[0] * grid[1] * grid[2] * grid[3] > 1)
+    comm::world().allreduce_sum(c.data(), c.size(), comm::Order::reproducible);
+}
+}  // namespace
 
 namespace {
 
@@ -52,6 +62,7 @@ Correlators meson_correlators(const std::vector<SpinorField>& columns, int t0) {
       }
       out.pion[static_cast<std::size_t>(((t - t0) % T + T) % T)] += sum;
     }
+    sum_over_ranks(g, out.pion);
     return out;
   }
   out.rho.assign(static_cast<std::size_t>(T), 0.0);
@@ -94,6 +105,8 @@ Correlators meson_correlators(const std::vector<SpinorField>& columns, int t0) {
     out.pion[static_cast<std::size_t>(((t - t0) % T + T) % T)] += pion;
     out.rho[static_cast<std::size_t>(((t - t0) % T + T) % T)] += rho / 3.0;
   }
+  sum_over_ranks(g, out.pion);
+  sum_over_ranks(g, out.rho);
   return out;
 }
 
