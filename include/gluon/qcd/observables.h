@@ -20,9 +20,16 @@
 //   reunitarize            qcd::reunitarize (MILC's projection, in double) applied to every link,
 //                          stored back in the field's own precision/compression.
 //
-// The closed loops (plaquette, rectangle, Polyakov loop) need the whole lattice in one process:
-// on a Geometry with a process grid other than {1,1,1,1} they throw InputError until halo
-// exchange exists. link_trace, max_unitarity_deviation and reunitarize act on the local links.
+// Split lattices (a Geometry with a process grid other than {1,1,1,1}): every observable returns
+// the GLOBAL value on every rank (collective over `comm`, default comm::world(), whose size must be
+// the grid's volume and whose ranks are ordered as comm::ProcessGrid). plaquette (depth 1) and
+// rectangle (depth 2) run the same kernels on the host over the rank's sites of an extend_gauge()
+// copy (gauge_halo.h), then sum over ranks; link_trace and max_unitarity_deviation reduce the
+// local values; polyakov_loop multiplies each rank's t segments in t order across the t
+// sub-communicator. The results equal the single-process ones up to the order of the sums
+// (1e-12 relative in double). A single process runs exactly the kernels it always did.
+// reunitarize acts on the local links.
+#include "gluon/comm/communicator.h"
 #include "gluon/qcd/complex.h"
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/runtime/exec.h"
@@ -38,6 +45,12 @@ double link_trace(const GaugeField& u, const runtime::Exec& ex);
 double rectangle(const GaugeField& u, const runtime::Exec& ex);
 Complex<double> polyakov_loop(const GaugeField& u, const runtime::Exec& ex);
 double max_unitarity_deviation(const GaugeField& u, const runtime::Exec& ex);
+// The same over an explicit communicator (the forms above use comm::world()).
+PlaquetteResult plaquette(const GaugeField& u, const runtime::Exec& ex, comm::Communicator& comm);
+double link_trace(const GaugeField& u, const runtime::Exec& ex, comm::Communicator& comm);
+double rectangle(const GaugeField& u, const runtime::Exec& ex, comm::Communicator& comm);
+Complex<double> polyakov_loop(const GaugeField& u, const runtime::Exec& ex, comm::Communicator& comm);
+double max_unitarity_deviation(const GaugeField& u, const runtime::Exec& ex, comm::Communicator& comm);
 void reunitarize(GaugeField& u, const runtime::Exec& ex);
 
 }  // namespace gluon::qcd
