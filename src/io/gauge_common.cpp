@@ -100,3 +100,116 @@ std::string now_text() {
 }
 
 }  // namespace gluon::io::detail
+
+// ---- plans, partial checksums and checks shared by the whole-file and distributed readers ----
+
+#include <cstring>
+
+#include "gluon/io/byte_order.h"
+#include "gluon/io/checksum.h"
+#include "gluon/io/milc.h"
+
+namespace gluon::io::detail {
+
+void PartialSums::add(const GaugePlan& plan, std::int64_t first_lex, const unsigned char* bytes,
+                      std::int64_t n) {
+  const std::size_t sb = plan.enc.site_bytes();
+  switch (plan.sum) {
+    case GaugePlan::Sum::none: return;
+    case GaugePlan::Sum::nersc:
+      a += nersc_checksum(bytes, sb * static_cast<std::size_t>(n), plan.enc.big_endian);
+      return;
+    case GaugePlan::Sum::milc: {
+      MilcChecksum m{a, b};
+      const bool swap = plan.enc.big_endian == host_is_little_endian;
+      std::vector<std::uint32_t> words(sb / 4);
+      for (std::int64_t k = 0; k < n; ++k) {
+        std::memcpy(words.data(), bytes + static_cast<std::size_t>(k) * sb, sb);
+        if (swap)
+          for (auto& w : words) w = byteswap32(w);
+        m.add_words(words.data(), words.size(), static_cast<std::uint64_t>(first_lex + k) * (sb / 4));
+      }
+      a = m.sum29, b = m.sum31;
+      return;
+    }
+    case GaugePlan::Sum::scidac: {
+      ScidacChecksum c{a, b};
+      for (std::int64_t k = 0; k < n; ++k) c.add_site(first_lex + k, bytes + static_cast<std::size_t>(k) * sb, sb);
+      a = c.suma, b = c.sumb;
+      return;
+    }
+  }
+}
+
+PartialSums combine(const GaugePlan& plan, const std::vector<PartialSums>& parts) {
+  PartialSums r;
+  for (const auto& p : parts) {
+    if (plan.sum == GaugePlan::Sum::nersc) {
+      r.a += p.a;
+    } else {
+      r.a ^= p.a;
+      r.b ^= p.b;
+    }
+  }
+  return r;
+}
+
+void verify_sums(const GaugePlan& plan, const PartialSums& c, const std::string& file, GaugeFileInfo& info) {
+  const auto mismatch = [&](const std::string& field, std::uint32_t stated, std::uint32_t computed,
+                            const char* where) {
+    throw FileFormatError(file, field, hex32(stated) + where,
+                          hex32(computed) + " computed from the data (corrupted file?)");
+  };
+  switch (plan.sum) {
+    case GaugePlan::Sum::none: return;
+    case GaugePlan::Sum::nersc:
+      if (c.a != plan.stated[0]) mismatch("CHECKSUM", plan.stated[0], c.a, " (header)");
+      info.checks_passed.push_back("CHECKSUM 0x" + hex32(c.a));
+      return;
+    case GaugePlan::Sum::milc:
+      if (c.a != plan.stated[0]) mismatch("MILC checksum sum29", plan.stated[0], c.a, " (header)");
+      if (c.b != plan.stated[1]) mismatch("MILC checksum sum31", plan.stated[1], c.b, " (header)");
+      info.checks_passed.push_back("MILC checksums sum29 0x" + hex32(c.a) + " sum31 0x" + hex32(c.b));
+      return;
+    case GaugePlan::Sum::scidac:
+      if (c.a != plan.stated[0]) mismatch("scidac-checksum <suma>", plan.stated[0], c.a, " (record)");
+      if (c.b != plan.stated[1]) mismatch("scidac-checksum <sumb>", plan.stated[1], c.b, " (record)");
+      info.checks_passed.push_back("SciDAC checksum suma 0x" + hex32(c.a) + " sumb 0x" + hex32(c.b));
+      return;
+  }
+}
+
+void verify_header_values(const GaugePlan& plan, const std::function<double()>& plaquette,
+                          const std::function<double()>& link_trace, const std::string& file,
+                          const GaugeReadOptions& opts, GaugeFileInfo& info) {
+  if (!opts.verify) return;
+  if (!plan.plaquette_text.empty())
+    verify_value(file, "PLAQUETTE", plan.plaquette_text, *info.header_plaquette, plaquette(),
+                 plan.enc.precision_bits, info);
+  if (!plan.link_trace_text.empty())
+    verify_value(file, "LINK_TRACE", plan.link_trace_text, *info.header_link_trace, link_trace(),
+                 plan.enc.precision_bits, info);
+}
+
+GaugeFormat classify_gauge(const unsigned char* first, std::size_t n, const std::string& file,
+                           const std::function<std::vector<LimeRecord>()>& lime_records) {
+  static const char* const nersc_begin = "BEGIN_HEADER";
+  if (n >= std::strlen(nersc_begin) && std::memcmp(first, nersc_begin, std::strlen(nersc_begin)) == 0)
+    return GaugeFormat::nersc;
+  if (n >= 4 && load_be32(first) == lime_magic)
+    return lime_find(lime_records(), "ildg-format") ? GaugeFormat::ildg : GaugeFormat::scidac;
+  bool swapped = false;
+  if (n >= 4 && is_milc_magic(first, swapped)) return GaugeFormat::milc;
+  std::string found = n == 0 ? "an empty file" : "first bytes 0x";
+  for (std::size_t i = 0; i < std::min<std::size_t>(n, 8); ++i) {
+    char b[4];
+    std::snprintf(b, sizeof b, "%02x", first[i]);
+    found += b;
+  }
+  throw FileFormatError(file, "format",
+                        "a gauge file: NERSC (BEGIN_HEADER), LIME/ILDG/SciDAC (magic 0x456789ab) or "
+                        "MILC (magic 20103)",
+                        found);
+}
+
+}  // namespace gluon::io::detail

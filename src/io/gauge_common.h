@@ -2,9 +2,13 @@
 // Helpers shared by the gauge-file readers and writers of src/io (not a public header).
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "gluon/io/gauge_io.h"
+#include "gluon/io/lime.h"
+#include "gluon/io/link_codec.h"
 #include "gluon/qcd/geometry.h"
 
 namespace gluon::io::detail {
@@ -28,6 +32,56 @@ void require_bytes(const std::string& file, const std::string& field, std::uint6
 // "<field> <value> (computed <value>)" to info.checks_passed; FileFormatError otherwise.
 void verify_value(const std::string& file, const std::string& field, const std::string& header_text,
                   double header_value, double computed, int precision_bits, GaugeFileInfo& info);
+
+// What a reader needs to take the links out of a file, whole or one block of rows at a time (the
+// single-process readers and read_gauge_distributed share it). Made by the per-format *_plan()
+// functions from the header alone, which also fill GaugeFileInfo.
+struct GaugePlan {
+  qcd::Geometry geometry;  // the file's lattice (single process)
+  LinkEncoding enc;
+  std::uint64_t data_offset = 0;  // where the links start in the file
+  enum class Sum { none, nersc, milc, scidac } sum = Sum::none;  // none unless opts.verify
+  std::uint32_t stated[2] = {0, 0};  // the checksum(s) the file states
+  std::string plaquette_text, link_trace_text;  // values the header states ("" = absent)
+};
+
+// `head`: the file's first bytes (at least the whole NERSC header); `file_size`: its size.
+GaugePlan nersc_plan(const std::string& head, std::uint64_t file_size, const std::string& file,
+                     const GaugeReadOptions& opts, GaugeFileInfo& info);
+// `head`: min(file size, 96) bytes.
+GaugePlan milc_plan(const unsigned char* head, std::uint64_t file_size, const std::string& file,
+                    const GaugeReadOptions& opts, GaugeFileInfo& info);
+// `text(r)`: the data of a (non-binary) record as text, trailing NULs removed.
+GaugePlan lime_plan(const std::vector<LimeRecord>& records,
+                    const std::function<std::string(const LimeRecord&)>& text, const std::string& file,
+                    const GaugeReadOptions& opts, GaugeFileInfo& info);
+
+// Checksums of any set of runs of consecutive sites, combined over ranks by combine().
+struct PartialSums {
+  std::uint32_t a = 0, b = 0;
+  // `n` sites whose first has global lexicographic index `first_lex`, `bytes` as stored.
+  void add(const GaugePlan& plan, std::int64_t first_lex, const unsigned char* bytes, std::int64_t n);
+};
+// Combines rank partials in place: NERSC adds mod 2^32, MILC and SciDAC XOR.
+PartialSums combine(const GaugePlan& plan, const std::vector<PartialSums>& parts);
+// FileFormatError naming the checksum field when the computed sums differ from the stated ones;
+// appends the check to info.checks_passed otherwise. Nothing for Sum::none.
+void verify_sums(const GaugePlan& plan, const PartialSums& computed, const std::string& file,
+                 GaugeFileInfo& info);
+// Checks the stated plaquette / link trace (when present and opts.verify) against the values the
+// functions compute (called only when needed).
+void verify_header_values(const GaugePlan& plan, const std::function<double()>& plaquette,
+                          const std::function<double()>& link_trace, const std::string& file,
+                          const GaugeReadOptions& opts, GaugeFileInfo& info);
+
+// Format of a file from its first bytes; `lime_records` lists a LIME file's records.
+GaugeFormat classify_gauge(const unsigned char* first, std::size_t n, const std::string& file,
+                           const std::function<std::vector<LimeRecord>()>& lime_records);
+
+// Headers as written (write_nersc / write_milc and the distributed writer share them).
+std::string nersc_header(const qcd::Coords& dims, const LinkEncoding& enc, std::uint32_t checksum,
+                         double plaquette, double link_trace, const GaugeWriteOptions& opts);
+std::string milc_header(const qcd::Coords& dims, bool big_endian, std::uint32_t sum29, std::uint32_t sum31);
 
 // "%.*g" with the given number of significant digits.
 std::string format_real(double v, int digits);

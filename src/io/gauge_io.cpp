@@ -3,6 +3,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "gauge_common.h"
 #include "gluon/io/atomic_file.h"
 #include "gluon/io/byte_order.h"
 #include "gluon/io/checksum.h"
@@ -16,29 +17,6 @@
 namespace gluon::io {
 
 namespace {
-
-const char* const nersc_begin = "BEGIN_HEADER";
-
-// Format from the first bytes; LIME files are told apart (ILDG / SciDAC) by their record list.
-GaugeFormat classify(const unsigned char* first, std::size_t n, const std::string& file,
-                     const std::function<std::vector<LimeRecord>()>& lime_records) {
-  if (n >= std::strlen(nersc_begin) && std::memcmp(first, nersc_begin, std::strlen(nersc_begin)) == 0)
-    return GaugeFormat::nersc;
-  if (n >= 4 && load_be32(first) == lime_magic)
-    return lime_find(lime_records(), "ildg-format") ? GaugeFormat::ildg : GaugeFormat::scidac;
-  bool swapped = false;
-  if (n >= 4 && is_milc_magic(first, swapped)) return GaugeFormat::milc;
-  std::string found = n == 0 ? "an empty file" : "first bytes 0x";
-  for (std::size_t i = 0; i < std::min<std::size_t>(n, 8); ++i) {
-    char b[4];
-    std::snprintf(b, sizeof b, "%02x", first[i]);
-    found += b;
-  }
-  throw FileFormatError(file, "format",
-                        "a gauge file: NERSC (BEGIN_HEADER), LIME/ILDG/SciDAC (magic 0x456789ab) or "
-                        "MILC (magic 20103)",
-                        found);
-}
 
 void check_write_options(const std::string& path, const qcd::GaugeField& u, const GaugeWriteOptions& o) {
   if (o.precision_bits != 32 && o.precision_bits != 64)
@@ -84,7 +62,7 @@ GaugeFormat detect_gauge_format(const std::string& path) {
   const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, sizeof first));
   in.read(reinterpret_cast<char*>(first), static_cast<std::streamsize>(n));
   if (!in) throw IoError(path + ": read failed");
-  return classify(first, n, path, [&] {
+  return detail::classify_gauge(first, n, path, [&] {
     return lime_list(
         [&](std::uint64_t off, std::size_t k, unsigned char* dst) {
           in.clear();
@@ -101,7 +79,7 @@ qcd::GaugeField read_gauge(const std::string& path, const GaugeReadOptions& opts
   GaugeFileInfo info;
   info.path = path;
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  const GaugeFormat f = classify(p, bytes.size(), path, [&] { return lime_list(bytes, path); });
+  const GaugeFormat f = detail::classify_gauge(p, bytes.size(), path, [&] { return lime_list(bytes, path); });
   qcd::GaugeField u;
   switch (f) {
     case GaugeFormat::nersc: u = read_nersc(bytes, path, opts, info); break;

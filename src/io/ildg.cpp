@@ -31,14 +31,16 @@ std::uint32_t parse_hex(const std::string& file, const std::string& field, const
 
 }  // namespace
 
-qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& file,
-                                const GaugeReadOptions& opts, GaugeFileInfo& info) {
-  const auto records = lime_list(bytes, file);
+namespace detail {
+
+GaugePlan lime_plan(const std::vector<LimeRecord>& records,
+                    const std::function<std::string(const LimeRecord&)>& text, const std::string& file,
+                    const GaugeReadOptions& opts, GaugeFileInfo& info) {
   std::string names;
   for (const auto& r : records) {
     names += (names.empty() ? "" : ", ") + r.type;
     if (r.type.find("binary-data") == std::string::npos)
-      info.header.emplace_back(r.type, record_text(bytes, r));
+      info.header.emplace_back(r.type, text(r));
   }
   const LimeRecord* bin = lime_find(records, "ildg-binary-data");
   if (!bin) bin = lime_find(records, "scidac-binary-data");
@@ -55,7 +57,7 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
   std::array<std::string, 4> dim_fields;
   int bits = 0;
   if (ildg) {
-    const std::string xml = record_text(bytes, *ildg);
+    const std::string xml = text(*ildg);
     const std::string field = required(file, "ildg-format", xml, "field");
     if (field != "su3gauge")
       throw FileFormatError(file, "ildg-format <field>", "su3gauge", "'" + field + "'");
@@ -71,7 +73,7 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
     bits = static_cast<int>(pb);
   }
   if (pfile) {
-    const std::string xml = record_text(bytes, *pfile);
+    const std::string xml = text(*pfile);
     if (auto d = xml_value(xml, "dims")) {
       std::istringstream in(*d);
       std::array<long long, 4> sd{};
@@ -98,7 +100,7 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
   }
   std::string datatype;
   if (prec) {
-    const std::string xml = record_text(bytes, *prec);
+    const std::string xml = text(*prec);
     datatype = required(file, "scidac-private-record-xml", xml, "datatype");
     const auto p = required(file, "scidac-private-record-xml", xml, "precision");
     if (p != "F" && p != "D")
@@ -123,8 +125,10 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
     throw FileFormatError(file, "precision", "ildg-format <precision> or scidac-private-record-xml <precision>",
                           "neither record; records: " + names);
 
-  const qcd::Geometry g = detail::file_geometry(file, dim_fields, dims);
-  LinkEncoding enc;
+  GaugePlan plan;
+  plan.geometry = detail::file_geometry(file, dim_fields, dims);
+  const qcd::Geometry& g = plan.geometry;
+  LinkEncoding& enc = plan.enc;
   enc.precision_bits = bits;
   enc.big_endian = true;
   enc.rows = 3;
@@ -135,48 +139,55 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
   detail::require_bytes(file, "LIME record " + bin->type + " length (" + g.to_string() + ", " +
                                   std::to_string(bits) + "-bit)",
                         payload_bytes(enc, g.volume()), bin->length);
-  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data()) + bin->data_offset;
+  plan.data_offset = bin->data_offset;
 
   if (opts.verify) {
     if (const LimeRecord* ck = lime_find(records, "scidac-checksum")) {
-      const std::string xml = record_text(bytes, *ck);
+      const std::string xml = text(*ck);
       const std::uint32_t a = parse_hex(file, "scidac-checksum <suma>", required(file, "scidac-checksum", xml, "suma"));
       const std::uint32_t b = parse_hex(file, "scidac-checksum <sumb>", required(file, "scidac-checksum", xml, "sumb"));
-      ScidacChecksum sum;
-      const std::size_t sb = enc.site_bytes();
-      for (std::int64_t l = 0; l < g.volume(); ++l) sum.add_site(l, data + l * sb, sb);
-      if (sum.suma != a)
-        throw FileFormatError(file, "scidac-checksum <suma>", hex32(a) + " (record)",
-                              hex32(sum.suma) + " computed from the data (corrupted file?)");
-      if (sum.sumb != b)
-        throw FileFormatError(file, "scidac-checksum <sumb>", hex32(b) + " (record)",
-                              hex32(sum.sumb) + " computed from the data (corrupted file?)");
-      info.checks_passed.push_back("SciDAC checksum suma 0x" + hex32(a) + " sumb 0x" + hex32(b));
+      plan.sum = GaugePlan::Sum::scidac;
+      plan.stated[0] = a;
+      plan.stated[1] = b;
     }
   }
-
-  qcd::GaugeField u = qcd::GaugeField::canonical(g);
-  decode_links(data, enc, u);
 
   // gluon's own files carry the plaquette and link trace in scidac-file-xml.
   if (const LimeRecord* fx = lime_find(records, "scidac-file-xml")) {
-    const std::string xml = record_text(bytes, *fx);
+    const std::string xml = text(*fx);
     if (xml.find("<gluon>") != std::string::npos) {
       const auto pt = xml_value(xml, "plaquette");
       const auto lt = xml_value(xml, "link_trace");
-      if (pt) info.header_plaquette = detail::parse_real(file, "scidac-file-xml <plaquette>", *pt);
-      if (lt) info.header_link_trace = detail::parse_real(file, "scidac-file-xml <link_trace>", *lt);
-      if (opts.verify) {
-        const runtime::Exec ex = runtime::cpu_exec();
-        if (pt)
-          detail::verify_value(file, "PLAQUETTE", *pt, *info.header_plaquette, qcd::plaquette(u, ex).total,
-                               bits, info);
-        if (lt)
-          detail::verify_value(file, "LINK_TRACE", *lt, *info.header_link_trace, qcd::link_trace(u, ex),
-                               bits, info);
+      if (pt) {
+        info.header_plaquette = detail::parse_real(file, "scidac-file-xml <plaquette>", *pt);
+        plan.plaquette_text = *pt;
+      }
+      if (lt) {
+        info.header_link_trace = detail::parse_real(file, "scidac-file-xml <link_trace>", *lt);
+        plan.link_trace_text = *lt;
       }
     }
   }
+  return plan;
+}
+
+}  // namespace detail
+
+qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& file,
+                                const GaugeReadOptions& opts, GaugeFileInfo& info) {
+  const auto records = lime_list(bytes, file);
+  const detail::GaugePlan plan = detail::lime_plan(
+      records, [&](const LimeRecord& r) { return record_text(bytes, r); }, file, opts, info);
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data()) + plan.data_offset;
+  detail::PartialSums sums;
+  sums.add(plan, 0, data, plan.geometry.volume());
+  detail::verify_sums(plan, sums, file, info);
+  qcd::GaugeField u = qcd::GaugeField::canonical(plan.geometry);
+  decode_links(data, plan.enc, u);
+  const runtime::Exec ex = runtime::cpu_exec();
+  detail::verify_header_values(
+      plan, [&] { return qcd::plaquette(u, ex).total; }, [&] { return qcd::link_trace(u, ex); }, file,
+      opts, info);
   return u;
 }
 

@@ -53,48 +53,54 @@ qcd::Coords lex_coords(std::int64_t l, const qcd::Coords& d) {
 
 }  // namespace
 
+void decode_site(const unsigned char* p, const LinkEncoding& e, qcd::SU3d* links) {
+  const std::size_t rb = e.real_bytes();
+  for (int mu = 0; mu < 4; ++mu) {
+    qcd::SU3d m;
+    for (int i = 0; i < e.rows; ++i)
+      for (int j = 0; j < 3; ++j) {
+        m.e[i][j].re = load_real(p, e.precision_bits, e.big_endian);
+        m.e[i][j].im = load_real(p + rb, e.precision_bits, e.big_endian);
+        p += 2 * rb;
+      }
+    if (e.rows == 2) qcd::conj_cross(m.e[0], m.e[1], m.e[2]);
+    links[mu] = m;
+  }
+}
+
+void encode_site(const qcd::SU3d* links, const LinkEncoding& e, unsigned char* p) {
+  const std::size_t rb = e.real_bytes();
+  for (int mu = 0; mu < 4; ++mu) {
+    const qcd::SU3d& m = links[mu];
+    for (int i = 0; i < e.rows; ++i)
+      for (int j = 0; j < 3; ++j) {
+        store_real(p, m.e[i][j].re, e.precision_bits, e.big_endian);
+        store_real(p + rb, m.e[i][j].im, e.precision_bits, e.big_endian);
+        p += 2 * rb;
+      }
+  }
+}
+
 void decode_links(const unsigned char* data, const LinkEncoding& e, qcd::GaugeField& u) {
   const qcd::Geometry& g = u.geometry();
   const std::int64_t V = g.volume();
-  const std::size_t rb = e.real_bytes();
 #pragma omp parallel for schedule(static)
   for (std::int64_t l = 0; l < V; ++l) {
     const std::int64_t s = g.eo_index(lex_coords(l, g.global_dims()));
-    const unsigned char* p = data + static_cast<std::size_t>(l) * e.site_bytes();
-    for (int mu = 0; mu < 4; ++mu) {
-      qcd::SU3d m;
-      for (int i = 0; i < e.rows; ++i)
-        for (int j = 0; j < 3; ++j) {
-          m.e[i][j].re = load_real(p, e.precision_bits, e.big_endian);
-          m.e[i][j].im = load_real(p + rb, e.precision_bits, e.big_endian);
-          p += 2 * rb;
-        }
-      if (e.rows == 2) qcd::conj_cross(m.e[0], m.e[1], m.e[2]);
-      u.link(s, mu) = m;
-    }
+    decode_site(data + static_cast<std::size_t>(l) * e.site_bytes(), e, &u.link(s, 0));
   }
 }
 
 void encode_links(const qcd::GaugeField& u, const LinkEncoding& e, std::string& out) {
   const qcd::Geometry& g = u.geometry();
   const std::int64_t V = g.volume();
-  const std::size_t rb = e.real_bytes();
   const std::size_t start = out.size();
   out.resize(start + payload_bytes(e, V));
   auto* base = reinterpret_cast<unsigned char*>(out.data()) + start;
 #pragma omp parallel for schedule(static)
   for (std::int64_t l = 0; l < V; ++l) {
     const std::int64_t s = g.eo_index(lex_coords(l, g.global_dims()));
-    unsigned char* p = base + static_cast<std::size_t>(l) * e.site_bytes();
-    for (int mu = 0; mu < 4; ++mu) {
-      const qcd::SU3d& m = u.link(s, mu);
-      for (int i = 0; i < e.rows; ++i)
-        for (int j = 0; j < 3; ++j) {
-          store_real(p, m.e[i][j].re, e.precision_bits, e.big_endian);
-          store_real(p + rb, m.e[i][j].im, e.precision_bits, e.big_endian);
-          p += 2 * rb;
-        }
-    }
+    encode_site(&u.link(s, 0), e, base + static_cast<std::size_t>(l) * e.site_bytes());
   }
 }
 

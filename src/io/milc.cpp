@@ -57,12 +57,13 @@ bool is_milc_magic(const unsigned char* p, bool& swapped) {
   return false;
 }
 
-qcd::GaugeField read_milc(const std::string& bytes, const std::string& file, const GaugeReadOptions& opts,
-                          GaugeFileInfo& info) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  if (bytes.size() < milc_header_bytes)
+namespace detail {
+
+GaugePlan milc_plan(const unsigned char* p, std::uint64_t file_size, const std::string& file,
+                    const GaugeReadOptions& opts, GaugeFileInfo& info) {
+  if (file_size < milc_header_bytes)
     throw FileFormatError(file, "MILC header", std::to_string(milc_header_bytes) + " bytes",
-                          std::to_string(bytes.size()) + " bytes (file truncated)");
+                          std::to_string(file_size) + " bytes (file truncated)");
   bool swapped = false;
   if (!is_milc_magic(p, swapped))
     throw FileFormatError(file, "MILC magic number", "20103 (either byte order)",
@@ -80,7 +81,9 @@ qcd::GaugeField read_milc(const std::string& bytes, const std::string& file, con
   const std::uint32_t sum29 = load_u32(p + 88, swapped), sum31 = load_u32(p + 92, swapped);
   if (order != 0)
     throw FileFormatError(file, "MILC order", "0 (lexicographic site order)", std::to_string(order));
-  const qcd::Geometry g = detail::file_geometry(file, names, dims);
+  GaugePlan plan;
+  plan.geometry = detail::file_geometry(file, names, dims);
+  const qcd::Geometry& g = plan.geometry;
 
   info.format = GaugeFormat::milc;
   info.dims = g.global_dims();
@@ -96,26 +99,47 @@ qcd::GaugeField read_milc(const std::string& bytes, const std::string& file, con
                  {"order", "0"},
                  {"checksums", hex32(sum29) + " " + hex32(sum31)}};
 
-  LinkEncoding enc;
-  enc.precision_bits = 32;
-  enc.big_endian = big;
-  enc.rows = 3;
-  const std::uint64_t want = payload_bytes(enc, g.volume());
+  plan.enc.precision_bits = 32;
+  plan.enc.big_endian = big;
+  plan.enc.rows = 3;
+  const std::uint64_t want = payload_bytes(plan.enc, g.volume());
   detail::require_bytes(file, "binary data after the 96-byte MILC header (" + g.to_string() + ", float32)",
-                        want, bytes.size() - milc_header_bytes);
-  const unsigned char* data = p + milc_header_bytes;
+                        want, file_size - milc_header_bytes);
+  plan.data_offset = milc_header_bytes;
   if (opts.verify) {
-    const MilcChecksum s = milc_sums(data, want, big);
-    if (s.sum29 != sum29)
-      throw FileFormatError(file, "MILC checksum sum29", hex32(sum29) + " (header)",
-                            hex32(s.sum29) + " computed from the data (corrupted file?)");
-    if (s.sum31 != sum31)
-      throw FileFormatError(file, "MILC checksum sum31", hex32(sum31) + " (header)",
-                            hex32(s.sum31) + " computed from the data (corrupted file?)");
-    info.checks_passed.push_back("MILC checksums sum29 0x" + hex32(sum29) + " sum31 0x" + hex32(sum31));
+    plan.sum = GaugePlan::Sum::milc;
+    plan.stated[0] = sum29;
+    plan.stated[1] = sum31;
   }
-  qcd::GaugeField u = qcd::GaugeField::canonical(g);
-  decode_links(data, enc, u);
+  return plan;
+}
+
+std::string milc_header(const qcd::Coords& d, bool big_endian, std::uint32_t sum29, std::uint32_t sum31) {
+  const bool swapped = big_endian == host_is_little_endian;
+  unsigned char h[milc_header_bytes] = {};
+  store_u32(h, static_cast<std::uint32_t>(milc_magic), swapped);
+  for (int mu = 0; mu < 4; ++mu) store_u32(h + 4 + 4 * mu, static_cast<std::uint32_t>(d[mu]), swapped);
+  const std::string stamp = detail::now_text();
+  std::memcpy(h + 20, stamp.data(), std::min<std::size_t>(stamp.size(), 63));
+  store_u32(h + 84, 0, swapped);
+  store_u32(h + 88, sum29, swapped);
+  store_u32(h + 92, sum31, swapped);
+  return std::string(reinterpret_cast<const char*>(h), sizeof h);
+}
+
+}  // namespace detail
+
+qcd::GaugeField read_milc(const std::string& bytes, const std::string& file, const GaugeReadOptions& opts,
+                          GaugeFileInfo& info) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  const detail::GaugePlan plan = detail::milc_plan(p, bytes.size(), file, opts, info);
+  const unsigned char* data = p + plan.data_offset;
+  if (plan.sum != detail::GaugePlan::Sum::none) {
+    const MilcChecksum s = milc_sums(data, payload_bytes(plan.enc, plan.geometry.volume()), plan.enc.big_endian);
+    detail::verify_sums(plan, detail::PartialSums{s.sum29, s.sum31}, file, info);
+  }
+  qcd::GaugeField u = qcd::GaugeField::canonical(plan.geometry);
+  decode_links(data, plan.enc, u);
   return u;
 }
 
@@ -131,18 +155,9 @@ void write_milc(const std::string& path, const qcd::GaugeField& u, const GaugeWr
   encode_links(u, enc, data);
   const MilcChecksum s = milc_sums(reinterpret_cast<const unsigned char*>(data.data()), data.size(),
                                    opts.big_endian);
-  const bool swapped = opts.big_endian == host_is_little_endian;
-  unsigned char h[milc_header_bytes] = {};
-  store_u32(h, static_cast<std::uint32_t>(milc_magic), swapped);
-  const auto& d = u.geometry().global_dims();
-  for (int mu = 0; mu < 4; ++mu) store_u32(h + 4 + 4 * mu, static_cast<std::uint32_t>(d[mu]), swapped);
-  const std::string stamp = detail::now_text();
-  std::memcpy(h + 20, stamp.data(), std::min<std::size_t>(stamp.size(), 63));
-  store_u32(h + 84, 0, swapped);
-  store_u32(h + 88, s.sum29, swapped);
-  store_u32(h + 92, s.sum31, swapped);
+  const std::string h = detail::milc_header(u.geometry().global_dims(), opts.big_endian, s.sum29, s.sum31);
   AtomicFile f(path);
-  f.write(h, sizeof h);
+  f.write(h);
   f.write(data);
   f.commit();
 }

@@ -7,8 +7,9 @@
 //   LinkEncoding   precision (32 | 64 bits), byte order, stored rows (2 | 3)
 //   decode_links   file bytes -> canonical GaugeField (links at even-odd indices)
 //   encode_links   canonical GaugeField -> file bytes (doubles rounded to float at 32 bits)
+//   decode_site / encode_site    one site's 4 links
 //   site_bytes / payload_bytes   sizes of one site / the whole payload
-// Single-process geometry only (the file holds the global lattice).
+// decode_links / encode_links: single-process geometry only (the file holds the global lattice).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,5 +36,9 @@ inline std::size_t payload_bytes(const LinkEncoding& e, std::int64_t volume) {
 void decode_links(const unsigned char* data, const LinkEncoding& e, qcd::GaugeField& u);
 // Appends payload_bytes(e, V) bytes to `out`.
 void encode_links(const qcd::GaugeField& u, const LinkEncoding& e, std::string& out);
+// One site: e.site_bytes() bytes <-> its 4 links (mu = x,y,z,t). The distributed reader and writer
+// (gauge_io.h) use these on the rows of their own block.
+void decode_site(const unsigned char* bytes, const LinkEncoding& e, qcd::SU3d* links);
+void encode_site(const qcd::SU3d* links, const LinkEncoding& e, unsigned char* bytes);
 
 }  // namespace gluon::io
