@@ -17,7 +17,9 @@
 #include "gluon/build_info.h"
 #include "gluon/io/atomic_file.h"
 #include "gluon/qcd/bench/copy.h"
+#include "gluon/comm/environment.h"
 #include "gluon/qcd/bench/dslash_bench.h"
+#include "ranks.h"
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/staggered_links.h"
@@ -53,6 +55,8 @@ struct DslashOptions {
   int iterations = 100, warmup = 10;
   std::uint64_t seed = 2026;
   CopyOptions copy{0, 20};
+  std::string grid, halo = "auto";
+  bool model = false;
 };
 
 std::string device_name(const runtime::Exec& ex) {
@@ -101,6 +105,7 @@ void add_tune_stats(json& j, const runtime::Exec& ex) {
 }
 
 void emit(const json& j, const CommonOptions& c, const std::string& file_name, const std::string& text) {
+  if (!is_root()) return;  // over MPI, rank 0 reports (the numbers are already reduced)
   if (c.json)
     fmt::print("{}\n", j.dump(2));
   else
@@ -189,7 +194,9 @@ DslashSetup parse_dslash(const DslashOptions& o) {
 
 void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   const DslashSetup s = parse_dslash(o);
-  const runtime::Exec ex = runtime::exec_from_name(c.backend);
+  apply_halo_flag(o.halo);
+  const comm::Grid4 grid = grid_for(s.lattice, o.grid);
+  const runtime::Exec ex = exec_for_rank(c.backend);
   const auto copy = copy_result(ex, o.copy);
 
   qcd::bench::DslashBenchParams p;
@@ -201,8 +208,11 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   p.calls = o.iterations;
   p.warmup = o.warmup;
   p.seed = o.seed;
+  p.grid = {grid[0], grid[1], grid[2], grid[3]};
   const auto r = qcd::bench::run_dslash_bench(p);
-  const double fraction = copy.copy_gbs > 0 ? r.effective_gbs / copy.copy_gbs : 0.0;
+  // The copy bandwidth of all ranks together, for the aggregate fraction.
+  const double copy_total = comm::world().sum(copy.copy_gbs);
+  const double fraction = copy_total > 0 ? r.effective_gbs / copy_total : 0.0;
   const bool improved = s.type == qcd::DiracType::improved_staggered;
   const std::string recon_text = improved ? fmt::format("fat 18, long {}", static_cast<int>(s.recon))
                                           : std::to_string(static_cast<int>(s.recon));
@@ -233,8 +243,28 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["operator_gflops"] = r.operator_gflops;
   j["copy"] = copy_json(copy);
   add_tune_stats(j, ex);
+  j["ranks"] = r.ranks;
+  j["grid"] = {grid[0], grid[1], grid[2], grid[3]};
+  if (r.split) {
+    j["copy_gbs_all_ranks"] = copy_total;
+    j["per_rank_gflops"] = r.rank_gflops;
+    j["aggregate_gflops"] = r.gflops;
+    j["halo_policy"] = r.policy;
+    j["local_dslash_ms"] = r.local_dslash_ms;
+    j["exchange_ms"] = r.exchange_ms;
+    j["exposed_comm_ms"] = r.exposed_ms;
+    j["hidden_fraction"] = r.hidden_fraction;
+    j["model"] = {{"face_bytes_per_dslash", r.model.face_bytes},
+                  {"interior_us", r.model.interior_us},
+                  {"needed_gbs", r.model.needed_gbs},
+                  {"measured_exchange_gbs", r.model.measured_gbs},
+                  {"slides_wilson_gbs", r.model.slides_wilson_gbs},
+                  {"formula", "needed = face bytes / (local flops / MF); slides: MB = 0.364 MF / L"}};
+  }
 
-  std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
+  std::string text = fmt::format("device       {} ({}){}\n", device_name(ex), runtime::to_string(ex.backend),
+                                 r.ranks > 1 ? fmt::format(" x {} ranks, grid {}", r.ranks, grid_text(grid))
+                                             : std::string());
   text += copy_line(copy, ex);
   text += fmt::format("dslash       {} {} recon {} on {}: {:.4f} ms per one-parity dslash ({}, median of {})\n",
                       qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
@@ -243,8 +273,22 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
                       r.cost.flops_per_site, r.operator_gflops);
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
-  const std::string name = fmt::format("dslash-{}-{}-r{}-{}", slug(qcd::to_string(s.type)), qcd::to_string(s.precision),
-                                       static_cast<int>(s.recon), lattice_text(s.lattice));
+  if (r.split) {
+    text += fmt::format("ranks        {} on grid {}: {:.1f} GFLOP/s per rank, {:.1f} aggregate (halo {})\n", r.ranks,
+                        grid_text(grid), r.rank_gflops, r.gflops, r.policy);
+    text += fmt::format("             block alone {:.4f} ms, exchange alone {:.4f} ms, exposed {:.4f} ms: "
+                        "{:.0f}% of the exchange hidden\n",
+                        r.local_dslash_ms, r.exchange_ms, r.exposed_ms, 100.0 * r.hidden_fraction);
+    if (o.model)
+      text += fmt::format("model        {:.3g} MB of faces per dslash; interior {:.1f} us at the measured rate, so "
+                          "hiding them needs {:.1f} GB/s (measured exchange {:.1f} GB/s; slides' Wilson 0.364 MF/L "
+                          "= {:.1f} GB/s)\n",
+                          r.model.face_bytes / 1e6, r.model.interior_us, r.model.needed_gbs, r.model.measured_gbs,
+                          r.model.slides_wilson_gbs);
+  }
+  const std::string name = fmt::format("dslash-{}-{}-r{}-{}{}", slug(qcd::to_string(s.type)), qcd::to_string(s.precision),
+                                       static_cast<int>(s.recon), lattice_text(s.lattice),
+                                       r.ranks > 1 ? "-grid" + grid_text(grid) : std::string());
   emit(j, c, name, text);
 }
 
@@ -365,6 +409,9 @@ void add_operator_flags(CLI::App* cmd, DslashOptions& o) {
   cmd->add_option("--copy-size-mib", o.copy.size_mib, "Buffer size of the copy measured alongside (0: auto)")
       ->capture_default_str();
   cmd->add_option("--copy-iterations", o.copy.iterations, "Timed calls of that copy")->capture_default_str();
+  cmd->add_option("--grid", o.grid, "Process grid X,Y,Z,T under mpirun (default: least surface)");
+  cmd->add_option("--halo", o.halo, "Halo policy on a split lattice: auto, overlap, no-overlap")->capture_default_str();
+  cmd->add_flag("--model", o.model, "Print the slides' communication model beside the measurement");
 }
 
 }  // namespace

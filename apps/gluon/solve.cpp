@@ -15,7 +15,9 @@
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/staggered_links.h"
 #include "gluon/qcd/field_convert.h"
+#include "gluon/comm/environment.h"
 #include "gluon/qcd/gauge_start.h"
+#include "ranks.h"
 #include "gluon/qcd/observables.h"
 #include "gluon/qcd/propagator.h"
 #include "gluon/runtime/error.h"
@@ -42,6 +44,7 @@ struct SolveOptions {
   std::string source = "0,0,0,0", source_type = "point";
   std::uint64_t source_seed = 1;
   std::string backend = "auto";
+  std::string grid, halo = "auto";
   std::string save_propagator, save_correlators;
   int propagator_bits = 64;
   bool json = false, quiet = false, verbose = false;
@@ -111,11 +114,16 @@ qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex,
   return u;
 }
 
-std::unique_ptr<qcd::DiracOperator> build_operator(const qcd::DiracParams& p, const qcd::GaugeField& u,
-                                                   const runtime::Exec& ex) {
-  if (p.type != qcd::DiracType::improved_staggered) return qcd::make_dirac(p, u, ex);
-  const auto links = qcd::unsmeared_improved_links(u, runtime::cpu_exec());
-  return qcd::make_improved_staggered(p, links.fat, links.longlinks, ex);
+// `whole` is the whole lattice (every rank holds it); the operator acts on this rank's block.
+// The improved links are formed on the whole lattice first (the Naik products reach 3 sites).
+std::unique_ptr<qcd::DiracOperator> build_operator(const qcd::DiracParams& p, const qcd::GaugeField& whole,
+                                                   const qcd::Geometry& local, const runtime::Exec& ex) {
+  const bool split = local.volume() != whole.geometry().volume();
+  if (p.type != qcd::DiracType::improved_staggered)
+    return split ? qcd::make_dirac(p, local_block(whole, local), ex) : qcd::make_dirac(p, whole, ex);
+  const auto links = qcd::unsmeared_improved_links(whole, runtime::cpu_exec());
+  if (!split) return qcd::make_improved_staggered(p, links.fat, links.longlinks, ex);
+  return qcd::make_improved_staggered(p, local_block(links.fat, local), local_block(links.longlinks, local), ex);
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
@@ -125,10 +133,16 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
 }
 
 void run_solve(const SolveOptions& o) {
-  const runtime::Exec ex = runtime::exec_from_name(o.backend);
+  apply_halo_flag(o.halo);
+  const runtime::Exec ex = exec_for_rank(o.backend);
+  if (comm::world().size() > 1 && !o.save_propagator.empty())
+    throw InputError("--save-propagator: writing a propagator from a split lattice is not supported yet; "
+                     "run on one rank or drop the flag (correlators are still saved)");
   std::string gauge_source;
+  // Every rank holds the whole lattice's links (read or generated), then keeps its block.
   const qcd::GaugeField u = load_or_generate(o, ex, gauge_source);
-  const qcd::Geometry& g = u.geometry();
+  const comm::Grid4 grid = grid_for(u.geometry().global_dims(), o.grid);
+  const qcd::Geometry g = rank_geometry(u.geometry().global_dims(), grid);
 
   qcd::DiracParams p;
   p.type = qcd::parse_dirac_type(o.op);
@@ -152,7 +166,7 @@ void run_solve(const SolveOptions& o) {
   if (!wilson_like && !(o.mass > 0))
     throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
 
-  const auto op = build_operator(p, u, ex);
+  const auto op = build_operator(p, u, g, ex);
   std::unique_ptr<qcd::DiracOperator> sloppy;
   std::string precision_name = o.precision;
   if (o.sloppy != "none" && o.sloppy != o.precision) {
@@ -161,7 +175,7 @@ void run_solve(const SolveOptions& o) {
     const auto r = qcd::parse_reconstruct(o.sloppy_recon.empty() ? o.recon : o.sloppy_recon);
     if (p.type == qcd::DiracType::improved_staggered) ps.long_reconstruct = r;
     else ps.reconstruct = r;
-    sloppy = build_operator(ps, u, ex);
+    sloppy = build_operator(ps, u, g, ex);
     precision_name += "-" + o.sloppy;
   }
 
@@ -183,7 +197,7 @@ void run_solve(const SolveOptions& o) {
   qcd::validate_source(src, g);
 
   const qcd::PropagatorResult prop =
-      qcd::compute_propagator(*op, sloppy.get(), src, solver, sp, !o.quiet && !o.json);
+      qcd::compute_propagator(*op, sloppy.get(), src, solver, sp, !o.quiet && !o.json && is_root());
   const qcd::Correlators corr = qcd::meson_correlators(prop.columns, qcd::source_time(src));
   const double gflops = prop.solver_seconds > 0 ? prop.solver_flops / prop.solver_seconds * 1e-9 : 0.0;
   const std::string normalization = wilson_like ? "kappa" : "mass";
@@ -206,6 +220,9 @@ void run_solve(const SolveOptions& o) {
   j["boundary"] = p.boundary;
   j["even_odd"] = p.even_odd;
   j["backend"] = runtime::to_string(ex.backend);
+  j["ranks"] = comm::world().size();
+  j["grid"] = {grid[0], grid[1], grid[2], grid[3]};
+  if (op->split()) j["halo_policy"] = qcd::to_string(op->halo_stats().policy_used);
   j["solver"] = qcd::to_string(solver);
   j["precision"] = precision_name;
   j["reconstruct"] = {{"precise", qcd::to_string(p.reconstruct)},
@@ -233,6 +250,7 @@ void run_solve(const SolveOptions& o) {
                          o.propagator_bits);
     j["saved_propagator"] = o.save_propagator;
   }
+  if (!is_root()) return;  // rank 0 reports and writes
   if (!o.save_correlators.empty()) {
     write_json_file(o.save_correlators, j);
     j["saved_correlators"] = o.save_correlators;
@@ -248,8 +266,11 @@ void run_solve(const SolveOptions& o) {
              p.type == qcd::DiracType::clover ? fmt::format(", c_sw = {}, {} preconditioning", p.csw, o.clover_pc) : "",
              p.boundary[0], p.boundary[1], p.boundary[2], p.boundary[3],
              p.even_odd ? "even-odd preconditioned" : "unpreconditioned");
-  fmt::print("solver       {} in {} precision (recon {}), tol {:.1e}, on {}\n", qcd::to_string(solver),
-             precision_name, o.recon, o.tol, runtime::to_string(ex.backend));
+  fmt::print("solver       {} in {} precision (recon {}), tol {:.1e}, on {}{}\n", qcd::to_string(solver),
+             precision_name, o.recon, o.tol, runtime::to_string(ex.backend),
+             comm::world().size() > 1 ? fmt::format(", {} ranks on grid {} (halo {})", comm::world().size(),
+                                                    grid_text(grid), j.value("halo_policy", std::string("-")))
+                                      : std::string());
   fmt::print("source       {} at {},{},{},{}\n", qcd::to_string(src.type), src.position[0], src.position[1],
              src.position[2], src.position[3]);
   fmt::print("solves       {} columns, {} iterations, max true residual {:.3e}, {:.3f} s in the solver, {:.1f} GFLOP/s\n",
@@ -292,6 +313,8 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--source-type", o->source_type, "point or z2-wall")->capture_default_str();
   cmd->add_option("--source-seed", o->source_seed, "Seed of the Z2 wall noise")->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
+  cmd->add_option("--grid", o->grid, "Process grid X,Y,Z,T under mpirun (default: least surface)");
+  cmd->add_option("--halo", o->halo, "Halo policy on a split lattice: auto, overlap, no-overlap")->capture_default_str();
   cmd->add_option("--save-propagator", o->save_propagator, "Write the propagator (SciDAC LIME)");
   cmd->add_option("--propagator-precision", o->propagator_bits, "32 or 64 bits in the propagator file")->capture_default_str();
   cmd->add_option("--save-correlators", o->save_correlators, "Write the result JSON (correlators included) to a file");

@@ -1,6 +1,11 @@
 // The dslash benchmark (qcd/bench/dslash_bench.h).
 #include "gluon/qcd/bench/dslash_bench.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "gluon/comm/environment.h"
+#include "gluon/comm/process_grid.h"
 #include "gluon/qcd/bench/timing.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
@@ -23,8 +28,21 @@ DiracParams bench_dirac_params(DiracType type, Precision precision, Reconstruct 
   return d;
 }
 
+namespace {
+Geometry bench_geometry(const DslashBenchParams& p) {
+  const Coords& gr = p.grid;
+  if (gr[0] * gr[1] * gr[2] * gr[3] == 1) return Geometry(p.lattice);
+  comm::check_grid({p.lattice[0], p.lattice[1], p.lattice[2], p.lattice[3]}, {gr[0], gr[1], gr[2], gr[3]});
+  const comm::ProcessGrid pg({gr[0], gr[1], gr[2], gr[3]}, comm::world().rank());
+  if (pg.size() != comm::world().size())
+    throw InputError("bench dslash: --grid " + pg.to_string() + " needs " + std::to_string(pg.size()) +
+                     " ranks, " + std::to_string(comm::world().size()) + " run");
+  return Geometry(p.lattice, gr, {pg.coords()[0], pg.coords()[1], pg.coords()[2], pg.coords()[3]});
+}
+}  // namespace
+
 std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p) {
-  const Geometry g(p.lattice);
+  const Geometry g = bench_geometry(p);
   GaugeFieldParams gp;
   gp.geometry = g;
   gp.space = runtime::memspace_for(p.exec);
@@ -45,25 +63,70 @@ std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p) {
 DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
   if (p.calls < 1) throw InputError("bench dslash: --iterations must be at least 1, found " + std::to_string(p.calls));
   if (p.warmup < 0) throw InputError("bench dslash: warm-up calls must be >= 0");
-  const Geometry g(p.lattice);
+  const Geometry g = bench_geometry(p);
+  comm::Communicator& world = comm::world();
   auto op = make_bench_operator(p);
   SpinorField in(op->vector_params()), out(op->vector_params());
   fill_gaussian(in, p.seed + 2, 0, p.exec);
   for (int w = 0; w < p.warmup; ++w) op->M(out, in);
   runtime::synchronize(p.exec);
+  const bool split = op->split();
+  // Ranks start each timed call together, and a call lasts as long as its slowest rank.
+  auto timed = [&](auto&& f) {
+    std::vector<double> t = time_calls(p.exec, p.calls, [&] {
+      if (split) world.barrier();
+      f();
+    });
+    return split ? world.max(median(t)) : median(t);
+  };
 
   DslashBenchResult r;
-  r.cost = dslash_cost(p.type, p.precision, p.type == DiracType::improved_staggered ? Reconstruct::r18 : p.recon,
-                       p.recon, g.volume());
+  const Reconstruct fat_recon = p.type == DiracType::improved_staggered ? Reconstruct::r18 : p.recon;
+  r.cost = dslash_cost(p.type, p.precision, fat_recon, p.recon, g.global_volume());
   r.method = "M (even-odd preconditioned) / 2";
   r.dslash_per_call = 2;
-  r.call_ms = median(time_calls(p.exec, p.calls, [&] { op->M(out, in); }));
+  r.call_ms = timed([&] { op->M(out, in); });
   r.dslash_ms = r.call_ms / r.dslash_per_call;
+  r.ranks = world.size();
+  r.split = split;
   if (r.dslash_ms > 0) {
     r.gflops = r.cost.flops / (r.dslash_ms * 1e-3) / 1e9;
     r.effective_gbs = r.cost.bytes / (r.dslash_ms * 1e-3) / 1e9;
-    r.operator_gflops = op->flops_M() / (r.call_ms * 1e-3) / 1e9;
+    r.operator_gflops = world.sum(op->flops_M()) / (r.call_ms * 1e-3) / 1e9;
+    r.rank_gflops = r.gflops * static_cast<double>(g.volume()) / static_cast<double>(g.global_volume());
   }
+  if (!split) return r;
+
+  const HaloStats hs = op->halo_stats();
+  r.policy = to_string(hs.policy_used);
+  r.exchange_ms = timed([&] { op->halo_exchange_only(in); });
+  {  // the block alone, uncut: the same kernels without any communication
+    DslashBenchParams lp = p;
+    lp.lattice = g.local_dims();
+    lp.grid = {1, 1, 1, 1};
+    auto lop = make_bench_operator(lp);
+    SpinorField lin(lop->vector_params()), lout(lop->vector_params());
+    fill_gaussian(lin, p.seed + 2, 0, p.exec);
+    for (int w = 0; w < p.warmup; ++w) lop->M(lout, lin);
+    runtime::synchronize(p.exec);
+    r.local_dslash_ms = world.max(median(time_calls(p.exec, p.calls, [&] { lop->M(lout, lin); }))) / 2;
+  }
+  r.exposed_ms = std::max(0.0, r.dslash_ms - r.local_dslash_ms);
+  if (r.exchange_ms > 0)
+    r.hidden_fraction = std::clamp((r.local_dslash_ms + r.exchange_ms - r.dslash_ms) / r.exchange_ms, 0.0, 1.0);
+
+  HaloModel& m = r.model;
+  m.face_bytes = hs.calls > 0 ? hs.bytes_sent / static_cast<double>(hs.calls) : 0.0;
+  const double local_flops = r.cost.flops * static_cast<double>(g.volume()) / static_cast<double>(g.global_volume());
+  const double mf = r.local_dslash_ms > 0 ? local_flops / (r.local_dslash_ms * 1e-3) : 0.0;  // flop/s
+  m.interior_us = mf > 0 ? local_flops / mf * 1e6 : 0.0;
+  m.needed_gbs = m.interior_us > 0 ? m.face_bytes / (m.interior_us * 1e-6) / 1e9 : 0.0;
+  m.measured_gbs = r.exchange_ms > 0 ? m.face_bytes / (r.exchange_ms * 1e-3) / 1e9 : 0.0;
+  int lmin = 0;
+  for (int mu = 0; mu < 4; ++mu)
+    if (g.grid()[mu] > 1 && (lmin == 0 || g.local_dims()[mu] < lmin)) lmin = g.local_dims()[mu];
+  // 0.364 MF / L in MB/s for MF in Mflop/s: bytes/s = 0.364 flop/s / L.
+  m.slides_wilson_gbs = lmin > 0 ? 0.364 * mf / lmin / 1e9 : 0.0;
   return r;
 }
 

@@ -3,10 +3,13 @@
 #include "gluon/qcd/dirac/clover.h"
 
 #include <sstream>
+#include <vector>
 
 #include "../ops_support.h"
 #include "dirac_factories.h"
 #include "gluon/qcd/field_convert.h"
+#include "gluon/comm/environment.h"
+#include "gluon/qcd/gauge_halo.h"
 #include "gluon/runtime/error.h"
 #include "wilson_internal.h"
 
@@ -57,8 +60,10 @@ CloverTerm::CloverTerm(const GaugeField& u, double kappa, double csw, Precision 
                        std::optional<FieldOrder> order)
     : kappa_(kappa), csw_(csw), exec_(ex) {
   const Coords& grid = u.geometry().grid();
-  if (grid[0] * grid[1] * grid[2] * grid[3] != 1)
-    throw InputError("clover term: needs the whole lattice in one process (halo exchange is not available yet)");
+  if (grid[0] * grid[1] * grid[2] * grid[3] != 1) {
+    build_split(u, p, ex, order);
+    return;
+  }
   GaugeFieldParams gp;
   gp.geometry = u.geometry();
   gp.precision = Precision::double_;
@@ -77,11 +82,58 @@ CloverTerm::CloverTerm(const GaugeField& u, double kappa, double csw, Precision 
   inverse_ = CloverField(cp);
   const std::int64_t failed = detail::launch_clover_build(ud, kappa, csw, clover_, inverse_, ex);
   runtime::synchronize(ex);
+  check_positive(failed, u.geometry().global_volume());
+}
+
+void CloverTerm::check_positive(std::int64_t failed, std::int64_t volume) const {
+  const double kappa = kappa_, csw = csw_;
   if (failed > 0)
     throw NumericalError("clover term: A = 1 - kappa c_sw sigma.F is not positive definite on " +
-                         std::to_string(failed) + " of " + std::to_string(u.geometry().volume()) +
+                         std::to_string(failed) + " of " + std::to_string(volume) +
                          " sites (kappa " + std::to_string(kappa) + ", c_sw " + std::to_string(csw) +
                          "): its inverse does not exist; lower kappa c_sw or smooth the gauge field");
+}
+
+// A split lattice: the leaves at the rank's edges need links of the neighbours, corners included.
+// The clover field is built in double on the host over the box extended by one site
+// (extend_gauge), its interior is moved to the local sites in the target storage, and failures
+// are summed over the ranks.
+void CloverTerm::build_split(const GaugeField& u, Precision p, const runtime::Exec& ex,
+                             std::optional<FieldOrder> order) {
+  const ExtendedGauge ext = extend_gauge(u, 1, comm::world());
+  CloverFieldParams ep;
+  ep.geometry = ext.extended;
+  CloverField ea(ep), ei(ep);
+  const runtime::Exec host = runtime::cpu_exec();
+  std::int64_t failed = detail::launch_clover_build(ext.field, kappa_, csw_, ea, ei, host, 1);
+  failed = comm::world().sum(failed);
+  const Geometry& g = u.geometry();
+  std::vector<std::int64_t> map(static_cast<std::size_t>(g.volume()));
+  for (std::int64_t s = 0; s < g.volume(); ++s) map[static_cast<std::size_t>(s)] = ext.index(g.coords(s));
+  CloverFieldParams cp;
+  cp.geometry = g;
+  cp.precision = p;
+  cp.order = order ? *order : (ex.on_device() ? FieldOrder::blocked : FieldOrder::site_major);
+  cp.space = runtime::memspace_for(ex);
+  cp.device = ex.device;
+  clover_ = CloverField(cp);
+  inverse_ = CloverField(cp);
+  if (!ex.on_device()) {
+    detail::launch_clover_restrict(ea, map.data(), clover_, host);
+    detail::launch_clover_restrict(ei, map.data(), inverse_, host);
+  } else {
+    ep.space = runtime::MemSpace::device;
+    ep.device = ex.device;
+    CloverField da(ep), di(ep);
+    runtime::copy_bytes(da.data(), runtime::MemSpace::device, ea.data(), runtime::MemSpace::host, ea.bytes());
+    runtime::copy_bytes(di.data(), runtime::MemSpace::device, ei.data(), runtime::MemSpace::host, ei.bytes());
+    runtime::Buffer dmap(runtime::MemSpace::device, map.size() * sizeof(std::int64_t), "clover site map", ex.device);
+    runtime::copy_bytes(dmap.data(), runtime::MemSpace::device, map.data(), runtime::MemSpace::host, dmap.bytes());
+    detail::launch_clover_restrict(da, static_cast<const std::int64_t*>(dmap.data()), clover_, ex);
+    detail::launch_clover_restrict(di, static_cast<const std::int64_t*>(dmap.data()), inverse_, ex);
+    runtime::synchronize(ex);
+  }
+  check_positive(failed, g.global_volume());
 }
 
 namespace detail {

@@ -47,6 +47,8 @@ struct CloverBuildKernel {
   CloverAccessor<Store> out, inv;
   double coef;  // kappa c_sw
   SigmaBlocks sig;
+  int margin;   // > 0: the field is a halo-extended box; sites this close to its edge hold
+                // wrapped (meaningless) leaves and are not counted as failures
 
   GLUON_HD SU3d link(std::int64_t s, int mu) const { return u.load(s, mu); }
 
@@ -141,6 +143,12 @@ struct CloverBuildKernel {
       }
       inv.store(s, b, ib);
     }
+    if (margin > 0) {
+      int c[4];
+      idx.coords(s, c);
+      for (int mu = 0; mu < 4; ++mu)
+        if (c[mu] < margin || c[mu] >= idx.dims[mu] - margin) return 0.0;
+    }
     return failed;
   }
 };
@@ -170,7 +178,7 @@ struct ParityCopyKernel {
 }  // namespace
 
 std::int64_t launch_clover_build(const GaugeField& u, double kappa, double csw, CloverField& a,
-                                 CloverField& ainv, const runtime::Exec& ex) {
+                                 CloverField& ainv, const runtime::Exec& ex, int margin) {
   if (u.params().precision != Precision::double_ || u.params().reconstruct != Reconstruct::r18)
     throw Error("clover build: needs double r18 links, found " + u.params().describe());
   const SigmaBlocks sig = make_sigma_blocks();
@@ -179,10 +187,30 @@ std::int64_t launch_clover_build(const GaugeField& u, double kappa, double csw, 
   const double failed = dispatch_clover(a, [&](auto acc) {
     using Store = typename decltype(acc)::store_type;
     CloverBuildKernel<decltype(uacc), Store> k{uacc, idx, acc, make_clover_accessor<Store>(ainv),
-                                               kappa * csw, sig};
+                                               kappa * csw, sig, margin};
     return runtime::parallel_reduce<double>(ex, "clover_build", idx.volume, k);
   });
   return static_cast<std::int64_t>(failed);
+}
+
+template <class Store>
+struct CloverRestrictKernel {
+  CloverAccessor<double> src;
+  CloverAccessor<Store> dst;
+  const std::int64_t* map;
+  GLUON_HD void operator()(std::int64_t s) const {
+    for (int b = 0; b < 2; ++b) dst.store(s, b, src.load(map[s], b));
+  }
+};
+
+void launch_clover_restrict(const CloverField& ext, const std::int64_t* map, CloverField& out,
+                            const runtime::Exec& ex) {
+  const auto src = make_clover_accessor<double>(const_cast<CloverField&>(ext));
+  dispatch_clover(out, [&](auto dacc) {
+    using Store = typename decltype(dacc)::store_type;
+    CloverRestrictKernel<Store> k{src, dacc, map};
+    runtime::parallel_for(ex, "clover_restrict", out.geometry().volume(), k);
+  });
 }
 
 void launch_clover_apply(SpinorField& out, const SpinorField& in, const CloverField& c, int parity,

@@ -301,6 +301,9 @@ class WilsonFamily final : public DiracOperator {
   }
 
   const WilsonDslash& hopping() const { return hop_; }
+  bool split() const override { return hop_.split(); }
+  HaloStats halo_stats() const override { return hop_.halo_stats(); }
+  void halo_exchange_only(const SpinorField& in) const override { hop_.halo_exchange_only(in, 1, false); }
 
  private:
   void check_vector(const SpinorField& f, const std::string& what) const {

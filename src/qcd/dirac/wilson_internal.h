@@ -53,8 +53,14 @@ void launch_spinor_parity_copy(SpinorField& out, const SpinorField& in, int pari
                                const runtime::Exec& ex);
 // A and A^-1 from double r18 links `u` (in memory where ex runs). Returns the number of sites
 // whose blocks were not positive definite.
+// margin > 0: u is a halo-extended box (gauge_halo.h); failures are counted on its interior only.
 std::int64_t launch_clover_build(const GaugeField& u, double kappa, double csw, CloverField& a,
-                                 CloverField& ainv, const runtime::Exec& ex);
+                                 CloverField& ainv, const runtime::Exec& ex, int margin = 0);
+
+// out(s) = ext(map[s]) for every site s of out (any storage); ext double site_major, map and ext
+// in memory where ex runs.
+void launch_clover_restrict(const CloverField& ext, const std::int64_t* map, CloverField& out,
+                            const runtime::Exec& ex);
 
 // The Wilson / clover DiracOperator (wilson.cpp); make_wilson and make_clover call it.
 std::unique_ptr<DiracOperator> make_wilson_family(const DiracParams& p, const GaugeField& u,

@@ -15,6 +15,14 @@
 //                       terms, fused into them), so one dslash = median(M) / 2: this counts the
 //                       fused linear algebra against the dslash, a slightly pessimistic figure.
 //                       Errors of the operator factories (e.g. an unsupported recon) propagate.
+//                       With a process grid (one rank per block, collective over the world):
+//                       the lattice is the global one; the time of a call is the slowest rank's;
+//                       aggregate GFLOP/s count the whole lattice, per-rank ones the block; and
+//                       three more timings give the communication: the halo exchange alone
+//                       (pack + transfer of one dslash's faces), the same dslash on the block
+//                       with no cut (periodic in the block: the work without any communication),
+//                       and from them the part of the exchange the overlap hid,
+//                       hidden = clamp((local + exchange - split) / exchange, 0, 1).
 #include <cstdint>
 #include <string>
 
@@ -34,6 +42,20 @@ struct DslashBenchParams {
   int calls = 100;
   int warmup = 10;
   std::uint64_t seed = 2026;
+  Coords grid{1, 1, 1, 1};  // process grid (ranks of the world, x fastest)
+};
+
+// The slides' model ("LQCD is easy to parallelize"), generalised: the interior of one dslash
+// lasts t = flops_local / MF at the measured per-rank rate MF; hiding the faces (face_bytes sent
+// per dslash, full duplex) needs a link of face_bytes / t. The slides count the Wilson stencil's
+// L^4 block with 24-byte faces in 4 directions: MB = 48 MF / (132 L) = 0.364 MF / L, printed
+// beside it with L the smallest cut local extent.
+struct HaloModel {
+  double face_bytes = 0;       // sent per dslash by one rank
+  double interior_us = 0;      // flops_local / MF
+  double needed_gbs = 0;       // face_bytes / interior time
+  double measured_gbs = 0;     // face_bytes / measured exchange time
+  double slides_wilson_gbs = 0;  // 0.364 MF / L with L the smallest cut local extent
 };
 
 struct DslashBenchResult {
@@ -45,6 +67,16 @@ struct DslashBenchResult {
   double gflops = 0.0;       // cost.flops / dslash time
   double effective_gbs = 0.0;// cost.bytes / dslash time
   double operator_gflops = 0.0;  // flops_M() / call time
+  // Split lattice only (ranks > 1 or a forced cut):
+  int ranks = 1;
+  bool split = false;
+  std::string policy;            // halo policy the timed calls used
+  double rank_gflops = 0.0;      // this block's flops / the dslash time
+  double local_dslash_ms = 0.0;  // the block alone, uncut
+  double exchange_ms = 0.0;      // halo exchange of one dslash, alone
+  double exposed_ms = 0.0;       // dslash_ms - local_dslash_ms (>= 0)
+  double hidden_fraction = 0.0;
+  HaloModel model;
 };
 
 DslashBenchResult run_dslash_bench(const DslashBenchParams& p);

@@ -44,6 +44,9 @@ class CloverTerm {
   double csw() const { return csw_; }
 
  private:
+  void build_split(const GaugeField& u, Precision p, const runtime::Exec& ex,
+                   std::optional<FieldOrder> order);
+  void check_positive(std::int64_t failed, std::int64_t volume) const;
   CloverField clover_, inverse_;
   double kappa_, csw_;
   runtime::Exec exec_;

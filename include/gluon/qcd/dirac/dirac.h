@@ -29,6 +29,7 @@
 
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/precision.h"
+#include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
 
@@ -82,6 +83,13 @@ class DiracOperator {
 
   // Floating-point operations of one application of M on vector_params() fields (for GFLOP/s).
   virtual double flops_M() const = 0;
+
+  // Halo exchange on a split lattice (dirac/halo.h): whether the lattice is split, counts, and
+  // the exchange a dslash on odd output sites does, alone (pack + transfer of `in`, an even or
+  // full vector), for benchmarks. Collective over the world when split.
+  virtual bool split() const { return false; }
+  virtual HaloStats halo_stats() const { return {}; }
+  virtual void halo_exchange_only(const SpinorField& in) const { (void)in; }
 
  protected:
   DiracOperator(const DiracParams& p, const runtime::Exec& ex) : params_(p), exec_(ex) {}

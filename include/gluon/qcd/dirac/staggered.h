@@ -113,9 +113,10 @@ class StaggeredDirac final : public DiracOperator {
   double dslash_bytes(bool xpay = false) const;
   double flops_per_site() const { return improved_ ? kImprovedFlopsPerSite : kNaiveFlopsPerSite; }
   // Halo exchange on a split lattice (dirac/halo.h): faces of depth 1 (naive) or 3 (improved).
-  bool split() const;
-  HaloStats halo_stats() const;
+  bool split() const override;
+  HaloStats halo_stats() const override;
   void halo_exchange_only(const SpinorField& in, int parity) const;
+  void halo_exchange_only(const SpinorField& in) const override { halo_exchange_only(in, 1); }
 
  private:
   void init_common(FieldOrder order);
