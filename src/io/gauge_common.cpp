@@ -191,6 +191,18 @@ void verify_header_values(const GaugePlan& plan, const std::function<double()>& 
                  plan.enc.precision_bits, info);
 }
 
+void check_write_options(const std::string& path, const GaugeWriteOptions& o) {
+  if (o.precision_bits != 32 && o.precision_bits != 64)
+    throw InputError(path + ": precision: expected 32 or 64, found " + std::to_string(o.precision_bits));
+  for (unsigned char c : o.ensemble_id)
+    if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&')
+      throw InputError(path + ": ensemble id '" + o.ensemble_id +
+                       "': expected printable ASCII without newlines or <, >, &");
+  if (o.format == GaugeFormat::milc && o.precision_bits != 32)
+    throw InputError("MILC binary gauge files are float32: expected precision 32, found " +
+                     std::to_string(o.precision_bits));
+}
+
 GaugeFormat classify_gauge(const unsigned char* first, std::size_t n, const std::string& file,
                            const std::function<std::vector<LimeRecord>()>& lime_records) {
   static const char* const nersc_begin = "BEGIN_HEADER";

@@ -83,6 +83,18 @@ std::string nersc_header(const qcd::Coords& dims, const LinkEncoding& enc, std::
                          double plaquette, double link_trace, const GaugeWriteOptions& opts);
 std::string milc_header(const qcd::Coords& dims, bool big_endian, std::uint32_t sum29, std::uint32_t sum31);
 
+// The records of a LIME gauge file around the link data: `before` ends with the binary record's
+// header, `after` is the data's padding and the checksum record (write_lime_gauge's layout).
+struct LimeGaugeLayout {
+  std::string before, after;
+};
+LimeGaugeLayout lime_gauge_layout(const qcd::Coords& dims, int bits, const GaugeWriteOptions& opts,
+                                  const std::string& lfn, double plaquette, double link_trace,
+                                  std::uint32_t suma, std::uint32_t sumb, std::uint64_t data_length);
+
+// InputError for write options no format accepts (precision, ensemble id; MILC needs 32 bits).
+void check_write_options(const std::string& path, const GaugeWriteOptions& opts);
+
 // "%.*g" with the given number of significant digits.
 std::string format_real(double v, int digits);
 

@@ -19,12 +19,7 @@ namespace gluon::io {
 namespace {
 
 void check_write_options(const std::string& path, const qcd::GaugeField& u, const GaugeWriteOptions& o) {
-  if (o.precision_bits != 32 && o.precision_bits != 64)
-    throw InputError(path + ": precision: expected 32 or 64, found " + std::to_string(o.precision_bits));
-  for (unsigned char c : o.ensemble_id)
-    if (c < 0x20 || c >= 0x7f || c == '<' || c == '>' || c == '&')
-      throw InputError(path + ": ensemble id '" + o.ensemble_id +
-                       "': expected printable ASCII without newlines or <, >, &");
+  detail::check_write_options(path, o);
   if (!u.params().canonical())
     throw InputError(path + ": write_gauge: expected a canonical field (double r18 site_major host), found " +
                      u.params().describe());

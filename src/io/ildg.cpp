@@ -191,9 +191,64 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
   return u;
 }
 
+namespace detail {
+
+LimeGaugeLayout lime_gauge_layout(const qcd::Coords& d, int bits, const GaugeWriteOptions& opts,
+                                  const std::string& lfn, double plaq, double trace, std::uint32_t suma,
+                                  std::uint32_t sumb, std::uint64_t data_length) {
+  const bool ildg = opts.format == GaugeFormat::ildg;
+  const std::string head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
+  const std::string dims_text = std::to_string(d[0]) + " " + std::to_string(d[1]) + " " +
+                                std::to_string(d[2]) + " " + std::to_string(d[3]) + " ";
+  const bool f32 = bits == 32;
+  const std::string date = detail::now_text();
+
+  const std::string private_file = head + "<scidacFile><version>1.1</version><spacetime>4</spacetime><dims>" +
+                                   dims_text + "</dims><volfmt>0</volfmt></scidacFile>";
+  const std::string file_xml = head + "<gluon><creator>gluon</creator><ensemble_id>" + opts.ensemble_id +
+                               "</ensemble_id><sequence_number>" + std::to_string(opts.sequence_number) +
+                               "</sequence_number><plaquette>" + detail::format_real(plaq, 16) +
+                               "</plaquette><link_trace>" + detail::format_real(trace, 16) +
+                               "</link_trace><date>" + date + "</date></gluon>";
+  const std::string private_record =
+      head + "<scidacRecord><version>1.1</version><date>" + date +
+      "</date><recordtype>0</recordtype><datatype>" + (f32 ? "QDP_F3_ColorMatrix" : "QDP_D3_ColorMatrix") +
+      "</datatype><precision>" + (f32 ? "F" : "D") + "</precision><colors>3</colors><spins>1</spins><typesize>" +
+      (f32 ? "72" : "144") + "</typesize><datacount>4</datacount></scidacRecord>";
+  const std::string record_xml = head + "<gluon><field>gauge</field></gluon>";
+  const std::string ildg_format =
+      head +
+      "<ildgFormat xmlns=\"http://www.lqcd.org/ildg\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
+      "xsi:schemaLocation=\"http://www.lqcd.org/ildg/filefmt.xsd\"><version>1.0</version><field>su3gauge</field>"
+      "<precision>" +
+      std::to_string(bits) + "</precision><lx>" + std::to_string(d[0]) + "</lx><ly>" +
+      std::to_string(d[1]) + "</ly><lz>" + std::to_string(d[2]) + "</lz><lt>" + std::to_string(d[3]) +
+      "</lt></ildgFormat>";
+  const std::string checksum = head + "<scidacChecksum><version>1.0</version><suma>" + hex32(suma) +
+                               "</suma><sumb>" + hex32(sumb) + "</sumb></scidacChecksum>";
+
+  LimeGaugeLayout l;
+  auto rec = [&](const std::string& type, const std::string& data, bool mb, bool me) {
+    l.before += lime_record_header(type, data.size(), mb, me) + data + lime_padding(data.size());
+  };
+  rec("scidac-private-file-xml", private_file, true, false);
+  rec("scidac-file-xml", file_xml, false, true);
+  rec("scidac-private-record-xml", private_record, true, false);
+  rec("scidac-record-xml", record_xml, false, false);
+  if (ildg) {
+    rec("ildg-format", ildg_format, false, false);
+    if (!lfn.empty()) rec("ildg-data-lfn", lfn, false, false);
+  }
+  l.before += lime_record_header(ildg ? "ildg-binary-data" : "scidac-binary-data", data_length, false, false);
+  l.after = lime_padding(data_length) + lime_record_header("scidac-checksum", checksum.size(), false, true) +
+            checksum + lime_padding(checksum.size());
+  return l;
+}
+
+}  // namespace detail
+
 void write_lime_gauge(const std::string& path, const qcd::GaugeField& u, const GaugeWriteOptions& opts,
                       const std::string& lfn) {
-  const bool ildg = opts.format == GaugeFormat::ildg;
   LinkEncoding enc;
   enc.precision_bits = opts.precision_bits;
   enc.big_endian = true;
@@ -218,49 +273,12 @@ void write_lime_gauge(const std::string& path, const qcd::GaugeField& u, const G
     trace = qcd::link_trace(stored, ex);
   }
 
-  const auto& d = g.global_dims();
-  const std::string head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>";
-  const std::string dims_text = std::to_string(d[0]) + " " + std::to_string(d[1]) + " " +
-                                std::to_string(d[2]) + " " + std::to_string(d[3]) + " ";
-  const bool f32 = enc.precision_bits == 32;
-  const std::string date = detail::now_text();
-
-  const std::string private_file = head + "<scidacFile><version>1.1</version><spacetime>4</spacetime><dims>" +
-                                   dims_text + "</dims><volfmt>0</volfmt></scidacFile>";
-  const std::string file_xml = head + "<gluon><creator>gluon</creator><ensemble_id>" + opts.ensemble_id +
-                               "</ensemble_id><sequence_number>" + std::to_string(opts.sequence_number) +
-                               "</sequence_number><plaquette>" + detail::format_real(plaq, 16) +
-                               "</plaquette><link_trace>" + detail::format_real(trace, 16) +
-                               "</link_trace><date>" + date + "</date></gluon>";
-  const std::string private_record =
-      head + "<scidacRecord><version>1.1</version><date>" + date +
-      "</date><recordtype>0</recordtype><datatype>" + (f32 ? "QDP_F3_ColorMatrix" : "QDP_D3_ColorMatrix") +
-      "</datatype><precision>" + (f32 ? "F" : "D") + "</precision><colors>3</colors><spins>1</spins><typesize>" +
-      (f32 ? "72" : "144") + "</typesize><datacount>4</datacount></scidacRecord>";
-  const std::string record_xml = head + "<gluon><field>gauge</field></gluon>";
-  const std::string ildg_format =
-      head +
-      "<ildgFormat xmlns=\"http://www.lqcd.org/ildg\" xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" "
-      "xsi:schemaLocation=\"http://www.lqcd.org/ildg/filefmt.xsd\"><version>1.0</version><field>su3gauge</field>"
-      "<precision>" +
-      std::to_string(enc.precision_bits) + "</precision><lx>" + std::to_string(d[0]) + "</lx><ly>" +
-      std::to_string(d[1]) + "</ly><lz>" + std::to_string(d[2]) + "</lz><lt>" + std::to_string(d[3]) +
-      "</lt></ildgFormat>";
-  const std::string checksum = head + "<scidacChecksum><version>1.0</version><suma>" + hex32(sum.suma) +
-                               "</suma><sumb>" + hex32(sum.sumb) + "</sumb></scidacChecksum>";
-
+  const detail::LimeGaugeLayout l = detail::lime_gauge_layout(g.global_dims(), enc.precision_bits, opts, lfn,
+                                                             plaq, trace, sum.suma, sum.sumb, data.size());
   AtomicFile f(path);
-  LimeWriter w(f);
-  w.record("scidac-private-file-xml", private_file, true, false);
-  w.record("scidac-file-xml", file_xml, false, true);
-  w.record("scidac-private-record-xml", private_record, true, false);
-  w.record("scidac-record-xml", record_xml, false, false);
-  if (ildg) {
-    w.record("ildg-format", ildg_format, false, false);
-    if (!lfn.empty()) w.record("ildg-data-lfn", lfn, false, false);
-  }
-  w.record(ildg ? "ildg-binary-data" : "scidac-binary-data", data, false, false);
-  w.record("scidac-checksum", checksum, false, true);
+  f.write(l.before);
+  f.write(data);
+  f.write(l.after);
   f.commit();
 }
 

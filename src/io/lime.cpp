@@ -75,8 +75,7 @@ std::string record_text(const std::string& bytes, const LimeRecord& r) {
   return s;
 }
 
-void LimeWriter::record(const std::string& type, const void* data, std::uint64_t length, bool mb,
-                        bool me) {
+std::string lime_record_header(const std::string& type, std::uint64_t length, bool mb, bool me) {
   if (type.empty() || type.size() >= 128)
     throw InputError("LIME record type '" + type + "': expected 1..127 characters");
   unsigned char h[lime_header_bytes] = {};
@@ -88,10 +87,14 @@ void LimeWriter::record(const std::string& type, const void* data, std::uint64_t
   h[7] = static_cast<unsigned char>(flags & 0xff);
   store_be64(h + 8, length);
   std::memcpy(h + 16, type.data(), type.size());
-  out_.write(h, sizeof h);
+  return std::string(reinterpret_cast<const char*>(h), sizeof h);
+}
+
+void LimeWriter::record(const std::string& type, const void* data, std::uint64_t length, bool mb,
+                        bool me) {
+  out_.write(lime_record_header(type, length, mb, me));
   out_.write(data, static_cast<std::size_t>(length));
-  static const unsigned char zeros[8] = {};
-  out_.write(zeros, static_cast<std::size_t>((8 - length % 8) % 8));
+  out_.write(lime_padding(length));
 }
 
 std::optional<std::string> xml_value(const std::string& xml, const std::string& tag) {

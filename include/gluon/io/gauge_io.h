@@ -19,12 +19,33 @@
 //   write_gauge            canonical (or any host) field -> file, atomically (temporary + rename)
 //
 // Every malformed, truncated or inconsistent input throws FileFormatError(file, field, expected,
-// found); operating-system failures throw IoError. Single-process geometry only.
+// found); operating-system failures throw IoError. read_gauge / write_gauge: single-process
+// geometry only.
+//
+// Distributed (a lattice split over a process grid; collective over `comm`, whose size must be the
+// grid's volume, ranks ordered as comm::ProcessGrid, x fastest; InputError otherwise). Every format
+// stores sites in global lexicographic order, so each x-row of a rank's block is contiguous:
+//   read_gauge_distributed   every rank reads only its own rows (pread at their offsets; memory:
+//                            its block plus one row, never the whole lattice), and the header;
+//                            checksums are combined over ranks as they are defined (NERSC: sum
+//                            mod 2^32; SciDAC suma/sumb and MILC sum29/sum31: XOR of the terms);
+//                            the header's plaquette / link trace are checked with the distributed
+//                            observables. The file's lattice must be local.global_dims().
+//   write_gauge_distributed  every rank encodes its rows and pwrites them at their offsets into
+//                            one temporary file "<path>.tmp.<pid of rank 0>", which rank 0
+//                            created with the header (formed after the global reductions: checksum,
+//                            plaquette and link trace of the links as stored) and renames onto
+//                            <path> once every rank's rows are on disk. Same bytes as write_gauge
+//                            of the gathered field, except the dates. `local` may have any storage
+//                            (converted to canonical first).
+// An error on any rank (an unreadable file, a failed write) is thrown on every rank: the failing
+// ranks throw their own error, the others an IoError that says another rank failed.
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "gluon/comm/communicator.h"
 #include "gluon/qcd/gauge_field.h"
 
 namespace gluon::io {
@@ -65,5 +86,11 @@ GaugeFormat detect_gauge_format(const std::string& path);
 qcd::GaugeField read_gauge(const std::string& path, const GaugeReadOptions& opts = {},
                            GaugeFileInfo* info = nullptr);
 void write_gauge(const std::string& path, const qcd::GaugeField& u, const GaugeWriteOptions& opts);
+
+qcd::GaugeField read_gauge_distributed(const std::string& path, const qcd::Geometry& local,
+                                       comm::Communicator& comm, const GaugeReadOptions& opts = {},
+                                       GaugeFileInfo* info = nullptr);
+void write_gauge_distributed(const std::string& path, const qcd::GaugeField& local,
+                             const GaugeWriteOptions& opts, comm::Communicator& comm);
 
 }  // namespace gluon::io

@@ -11,6 +11,7 @@
 //                    file size and throws FileFormatError naming the record on any inconsistency
 //   lime_find        first record of a given type (nullptr if none)
 //   record_text      a record's data as text, trailing NULs removed
+//   lime_record_header / lime_padding   one record's header bytes / the padding after its data
 //   LimeWriter       appends records to an AtomicFile (which the caller commits)
 //   xml_value        text of the first <tag>...</tag> in an XML string (std::nullopt if absent);
 //                    enough for the flat XML that ILDG/SciDAC records hold
@@ -44,6 +45,13 @@ std::vector<LimeRecord> lime_list(const std::string& bytes, const std::string& f
 
 const LimeRecord* lime_find(const std::vector<LimeRecord>& records, const std::string& type);
 std::string record_text(const std::string& bytes, const LimeRecord& r);
+
+// The 144-byte header of a record of `length` data bytes (InputError for a type of 0 or >= 128
+// characters), and the zero padding that follows its data.
+std::string lime_record_header(const std::string& type, std::uint64_t length, bool mb, bool me);
+inline std::string lime_padding(std::uint64_t length) {
+  return std::string(static_cast<std::size_t>((8 - length % 8) % 8), '\0');
+}
 
 class LimeWriter {
  public:

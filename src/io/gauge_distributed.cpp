@@ -1,0 +1,358 @@
+// Gauge files read and written by every rank of a process grid (gauge_io.h, "Distributed"): each
+// rank touches only the rows (x-lines) of its own block, with pread/pwrite at their offsets.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "gauge_common.h"
+#include "gluon/comm/process_grid.h"
+#include "gluon/io/checksum.h"
+#include "gluon/io/gauge_io.h"
+#include "gluon/io/ildg.h"
+#include "gluon/io/lime.h"
+#include "gluon/io/link_codec.h"
+#include "gluon/io/milc.h"
+#include "gluon/io/nersc.h"
+#include "gluon/qcd/field_convert.h"
+#include "gluon/qcd/observables.h"
+#include "gluon/runtime/error.h"
+
+namespace gluon::io {
+
+namespace {
+
+std::string os_error() { return std::strerror(errno); }
+
+std::string coords_text(const qcd::Coords& c) {
+  return std::to_string(c[0]) + "x" + std::to_string(c[1]) + "x" + std::to_string(c[2]) + "x" +
+         std::to_string(c[3]);
+}
+
+// Runs f on every rank; when it throws on any rank, every rank throws (the failing ranks their
+// own error, the others an IoError saying so), so that no rank is left waiting in a collective.
+template <class F>
+void collective(comm::Communicator& comm, const std::string& what, F&& f) {
+  std::exception_ptr err;
+  try {
+    f();
+  } catch (...) {
+    err = std::current_exception();
+  }
+  if (comm.any(err != nullptr)) {
+    if (err) std::rethrow_exception(err);
+    throw IoError(what + ": failed on another rank (see that rank's message)");
+  }
+}
+
+// A file descriptor with exact positioned reads and writes.
+class File {
+ public:
+  File(const std::string& path, int flags, mode_t mode = 0644) : path_(path) {
+    fd_ = ::open(path.c_str(), flags, mode);
+    if (fd_ < 0)
+      throw IoError(path + ": cannot open for " + ((flags & O_ACCMODE) == O_RDONLY ? "reading" : "writing") +
+                    ": " + os_error());
+  }
+  ~File() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  std::uint64_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw IoError(path_ + ": stat failed: " + os_error());
+    return static_cast<std::uint64_t>(st.st_size);
+  }
+  void read_at(std::uint64_t off, std::size_t n, unsigned char* dst) const {
+    std::size_t done = 0;
+    while (done < n) {
+      const ssize_t r = ::pread(fd_, dst + done, n - done, static_cast<off_t>(off + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        throw IoError(path_ + ": read of " + std::to_string(n) + " bytes at offset " + std::to_string(off) +
+                      " failed: " + (r == 0 ? std::string("end of file") : os_error()));
+      done += static_cast<std::size_t>(r);
+    }
+  }
+  std::string read_string(std::uint64_t off, std::size_t n) const {
+    std::string s(n, '\0');
+    read_at(off, n, reinterpret_cast<unsigned char*>(s.data()));
+    return s;
+  }
+  void write_at(std::uint64_t off, const void* src, std::size_t n) {
+    std::size_t done = 0;
+    const auto* p = static_cast<const unsigned char*>(src);
+    while (done < n) {
+      const ssize_t r = ::pwrite(fd_, p + done, n - done, static_cast<off_t>(off + done));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0)
+        throw IoError(path_ + ": write of " + std::to_string(n) + " bytes at offset " + std::to_string(off) +
+                      " failed: " + os_error());
+      done += static_cast<std::size_t>(r);
+    }
+  }
+  void close_synced() {
+    if (::fsync(fd_) != 0 && errno != EINVAL) throw IoError(path_ + ": fsync failed: " + os_error());
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw IoError(path_ + ": close failed: " + os_error());
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+// InputError unless `comm` matches the block's process grid (size, and this rank's place).
+void check_grid(const qcd::Geometry& local, comm::Communicator& comm, const std::string& what) {
+  const qcd::Coords& grid = local.grid();
+  const int n = grid[0] * grid[1] * grid[2] * grid[3];
+  if (comm.size() != n)
+    throw InputError(what + ": communicator size: expected " + std::to_string(n) + " (the volume of process grid " +
+                     coords_text(grid) + "), found " + std::to_string(comm.size()));
+  collective(comm, what, [&] {
+    const comm::ProcessGrid pg(grid, comm.rank());
+    if (pg.coords() != local.grid_coords())
+      throw InputError(what + ": grid coordinates of " + comm.describe() + " in grid " + coords_text(grid) +
+                       ": expected " + coords_text(pg.coords()) + " (ranks x fastest), found " +
+                       coords_text(local.grid_coords()));
+  });
+}
+
+// Calls f(first_lex, local_row_start) for every x-row of the block: the global lexicographic
+// index of its first site and the local coordinates of that site.
+template <class F>
+void for_rows(const qcd::Geometry& local, F&& f) {
+  const qcd::Coords& L = local.local_dims();
+  qcd::Coords x{0, 0, 0, 0};
+  for (x[3] = 0; x[3] < L[3]; ++x[3])
+    for (x[2] = 0; x[2] < L[2]; ++x[2])
+      for (x[1] = 0; x[1] < L[1]; ++x[1]) f(local.global_lex(local.local_to_global(x)), x);
+}
+
+constexpr std::size_t kMaxMetadata = 1 << 20;
+
+detail::GaugePlan read_plan(const File& f, const std::string& path, const GaugeReadOptions& opts,
+                            GaugeFileInfo& info) {
+  const std::uint64_t size = f.size();
+  const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, 16));
+  unsigned char first[16] = {};
+  f.read_at(0, n, first);
+  const auto read_at = [&](std::uint64_t off, std::size_t k, unsigned char* dst) { f.read_at(off, k, dst); };
+  std::vector<LimeRecord> records;
+  const GaugeFormat fmt = detail::classify_gauge(first, n, path, [&] {
+    records = lime_list(read_at, size, path);
+    return records;
+  });
+  switch (fmt) {
+    case GaugeFormat::nersc: {
+      // The header parser stops at 1 MiB and lines of 4 KiB: this prefix holds any valid header.
+      const std::string head = f.read_string(0, static_cast<std::size_t>(std::min<std::uint64_t>(size, kMaxMetadata + 8192)));
+      return detail::nersc_plan(head, size, path, opts, info);
+    }
+    case GaugeFormat::milc: {
+      unsigned char head[milc_header_bytes] = {};
+      f.read_at(0, static_cast<std::size_t>(std::min<std::uint64_t>(size, milc_header_bytes)), head);
+      return detail::milc_plan(head, size, path, opts, info);
+    }
+    case GaugeFormat::ildg:
+    case GaugeFormat::scidac:
+      return detail::lime_plan(
+          records,
+          [&](const LimeRecord& r) {
+            if (r.length > kMaxMetadata)
+              throw FileFormatError(path, "LIME record " + r.type + " length", "at most 1 MiB of metadata",
+                                    std::to_string(r.length) + " bytes");
+            std::string s = f.read_string(r.data_offset, static_cast<std::size_t>(r.length));
+            while (!s.empty() && s.back() == '\0') s.pop_back();
+            return s;
+          },
+          path, opts, info);
+  }
+  throw Error("read_gauge_distributed: unknown format");
+}
+
+// Combines every rank's partial checksums (in rank order).
+detail::PartialSums all_sums(const detail::GaugePlan& plan, const detail::PartialSums& mine, comm::Communicator& comm) {
+  std::vector<detail::PartialSums> parts(static_cast<std::size_t>(comm.size()));
+  comm.allgather(&mine, sizeof mine, parts.data());
+  return detail::combine(plan, parts);
+}
+
+}  // namespace
+
+qcd::GaugeField read_gauge_distributed(const std::string& path, const qcd::Geometry& local,
+                                       comm::Communicator& comm, const GaugeReadOptions& opts,
+                                       GaugeFileInfo* info_out) {
+  const std::string what = path + ": distributed read";
+  check_grid(local, comm, what);
+  GaugeFileInfo info;
+  info.path = path;
+  std::unique_ptr<File> f;
+  detail::GaugePlan plan;
+  collective(comm, what, [&] {
+    f = std::make_unique<File>(path, O_RDONLY);
+    plan = read_plan(*f, path, opts, info);
+  });
+  if (plan.geometry.global_dims() != local.global_dims())
+    throw InputError(path + ": lattice: expected " + coords_text(local.global_dims()) +
+                     " (the distributed geometry's), found " + coords_text(plan.geometry.global_dims()) +
+                     " in the file");
+
+  qcd::GaugeField u = qcd::GaugeField::canonical(local);
+  detail::PartialSums sums;
+  collective(comm, what, [&] {
+    const std::size_t sb = plan.enc.site_bytes();
+    const int lx = local.local_dims()[0];
+    std::vector<unsigned char> row(sb * static_cast<std::size_t>(lx));
+    for_rows(local, [&](std::int64_t lex, qcd::Coords x) {
+      f->read_at(plan.data_offset + static_cast<std::uint64_t>(lex) * sb, row.size(), row.data());
+      sums.add(plan, lex, row.data(), lx);
+      for (x[0] = 0; x[0] < lx; ++x[0])
+        decode_site(row.data() + static_cast<std::size_t>(x[0]) * sb, plan.enc, &u.link(local.eo_index(x), 0));
+    });
+  });
+  f.reset();
+  if (plan.sum != detail::GaugePlan::Sum::none) detail::verify_sums(plan, all_sums(plan, sums, comm), path, info);
+  const runtime::Exec ex = runtime::cpu_exec();
+  detail::verify_header_values(
+      plan, [&] { return qcd::plaquette(u, ex, comm).total; }, [&] { return qcd::link_trace(u, ex, comm); },
+      path, opts, info);
+  info.max_unitarity_deviation = qcd::max_unitarity_deviation(u, ex, comm);
+  if (opts.reunitarize) {
+    qcd::reunitarize(u, ex);
+    info.reunitarized = true;
+  }
+  if (info_out) *info_out = std::move(info);
+  return u;
+}
+
+void write_gauge_distributed(const std::string& path, const qcd::GaugeField& local_field,
+                             const GaugeWriteOptions& opts, comm::Communicator& comm) {
+  const std::string what = path + ": distributed write";
+  detail::check_write_options(path, opts);
+  if (local_field.bytes() == 0) throw InputError(what + ": the gauge field is empty (not allocated)");
+  const qcd::Geometry& local = local_field.geometry();
+  check_grid(local, comm, what);
+  qcd::GaugeField canon;
+  if (!local_field.params().canonical()) {
+    qcd::GaugeFieldParams p;
+    p.geometry = local;
+    const runtime::Exec cex = local_field.params().space == runtime::MemSpace::device
+                                  ? runtime::cuda_exec(local_field.params().device)
+                                  : runtime::cpu_exec();
+    canon = qcd::converted(local_field, p, cex);
+  }
+  const qcd::GaugeField& u = local_field.params().canonical() ? local_field : canon;
+
+  detail::GaugePlan plan;  // the encoding and the checksum to form
+  LinkEncoding& enc = plan.enc;
+  switch (opts.format) {
+    case GaugeFormat::nersc:
+      enc = {opts.precision_bits, opts.big_endian, opts.nersc_two_rows ? 2 : 3};
+      plan.sum = detail::GaugePlan::Sum::nersc;
+      break;
+    case GaugeFormat::milc:
+      enc = {32, opts.big_endian, 3};
+      plan.sum = detail::GaugePlan::Sum::milc;
+      break;
+    case GaugeFormat::ildg:
+    case GaugeFormat::scidac:
+      enc = {opts.precision_bits, true, 3};
+      plan.sum = detail::GaugePlan::Sum::scidac;
+      break;
+  }
+
+  // This rank's rows, as stored, with their checksums.
+  const std::size_t sb = enc.site_bytes();
+  const int lx = local.local_dims()[0];
+  const std::size_t row_bytes = sb * static_cast<std::size_t>(lx);
+  std::vector<unsigned char> rows(static_cast<std::size_t>(local.volume()) * sb);
+  std::vector<std::int64_t> row_lex;
+  detail::PartialSums mine;
+  for_rows(local, [&](std::int64_t lex, qcd::Coords x) {
+    unsigned char* p = rows.data() + row_lex.size() * row_bytes;
+    for (x[0] = 0; x[0] < lx; ++x[0]) encode_site(&u.link(local.eo_index(x), 0), enc, p + static_cast<std::size_t>(x[0]) * sb);
+    mine.add(plan, lex, p, lx);
+    row_lex.push_back(lex);
+  });
+  const detail::PartialSums sums = all_sums(plan, mine, comm);
+
+  // Observables of the links exactly as a reader will see them.
+  const runtime::Exec ex = runtime::cpu_exec();
+  double plaq = 0, trace = 0;
+  if (enc.rows == 3 && enc.precision_bits == 64) {
+    plaq = qcd::plaquette(u, ex, comm).total;
+    trace = qcd::link_trace(u, ex, comm);
+  } else {
+    qcd::GaugeField stored = qcd::GaugeField::canonical(local);
+    std::size_t r = 0;
+    for_rows(local, [&](std::int64_t, qcd::Coords x) {
+      const unsigned char* p = rows.data() + r++ * row_bytes;
+      for (x[0] = 0; x[0] < lx; ++x[0]) decode_site(p + static_cast<std::size_t>(x[0]) * sb, enc, &stored.link(local.eo_index(x), 0));
+    });
+    plaq = qcd::plaquette(stored, ex, comm).total;
+    trace = qcd::link_trace(stored, ex, comm);
+  }
+
+  // Rank 0 forms the header (and any trailer) after the reductions.
+  const qcd::Coords& d = local.global_dims();
+  const std::uint64_t payload = payload_bytes(enc, local.global_volume());
+  std::string head, tail;
+  if (comm.rank() == 0) {
+    switch (opts.format) {
+      case GaugeFormat::nersc: head = detail::nersc_header(d, enc, sums.a, plaq, trace, opts); break;
+      case GaugeFormat::milc: head = detail::milc_header(d, opts.big_endian, sums.a, sums.b); break;
+      case GaugeFormat::ildg:
+      case GaugeFormat::scidac: {
+        const detail::LimeGaugeLayout l =
+            detail::lime_gauge_layout(d, enc.precision_bits, opts, "", plaq, trace, sums.a, sums.b, payload);
+        head = l.before;
+        tail = l.after;
+        break;
+      }
+    }
+  }
+  std::uint64_t head_bytes = head.size();
+  comm.broadcast(&head_bytes, sizeof head_bytes, 0);
+  long long pid = static_cast<long long>(::getpid());
+  comm.broadcast(&pid, sizeof pid, 0);
+  const std::string tmp = path + ".tmp." + std::to_string(pid);
+
+  bool created = false;
+  try {
+    collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      File out(tmp, O_WRONLY | O_CREAT | O_TRUNC);
+      created = true;
+      out.write_at(0, head.data(), head.size());
+      out.write_at(head_bytes + payload, tail.data(), tail.size());
+      out.close_synced();
+    });
+    collective(comm, what, [&] {
+      File out(tmp, O_WRONLY);
+      for (std::size_t r = 0; r < row_lex.size(); ++r)
+        out.write_at(head_bytes + static_cast<std::uint64_t>(row_lex[r]) * sb, rows.data() + r * row_bytes, row_bytes);
+      out.close_synced();
+    });
+    collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw IoError(path + ": cannot rename " + tmp + " onto it: " + os_error());
+    });
+  } catch (...) {
+    if (created) std::remove(tmp.c_str());
+    throw;
+  }
+}
+
+}  // namespace gluon::io
