@@ -3,6 +3,7 @@
 // equal the whole lattice for depths 1-3, and the observables equal the single-process values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -188,5 +189,47 @@ TEST(DistributedGauge, BadSetUpsAreInputErrors) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("grid coordinates"), std::string::npos) << e.what();
     }
+  }
+}
+
+// The same on the GPU (skipped without a CUDA device): device fields of the blocked layout give
+// the same halos, observables and random starts as host fields.
+TEST(DistributedGauge, DeviceFieldsGiveTheSameHalosObservablesAndStarts) {
+  if (!runtime::cuda_available()) GTEST_SKIP() << "no CUDA device (CPU-only build or no GPU): not run";
+  auto& world = comm::world();
+  const runtime::Exec gpu = runtime::cuda_exec(world.local_rank() % runtime::cuda_device_count());
+  const GaugeField whole = whole_weak(31);
+  const auto self = comm::make_single_communicator();
+  const PlaquetteResult p0 = plaquette(whole, cpu, *self);
+  const double r0 = rectangle(whole, cpu, *self), t0 = link_trace(whole, cpu, *self);
+  const Complex<double> l0 = polyakov_loop(whole, cpu, *self);
+  for (const auto& g : grids()) {
+    const Geometry local = make_geometry(kLattice, g, world.rank());
+    const GaugeField u = scatter_gauge(whole, local);
+    GaugeFieldParams p;
+    p.geometry = local;
+    p.order = FieldOrder::blocked;
+    p.space = runtime::MemSpace::device;
+    p.device = gpu.device;
+    const GaugeField d = converted(u, p, gpu);
+    expect_close(plaquette(d, gpu).total, p0.total, "device plaquette", g);
+    expect_close(rectangle(d, gpu), r0, "device rectangle", g);
+    expect_close(link_trace(d, gpu), t0, "device link trace", g);
+    const Complex<double> l = polyakov_loop(d, gpu);
+    expect_close(l.re, l0.re, "device Polyakov loop (re)", g);
+    expect_close(l.im, l0.im, "device Polyakov loop (im)", g);
+    const ExtendedGauge eh = extend_gauge(u, 3, world), ed = extend_gauge(d, 3, world);
+    EXPECT_EQ(std::memcmp(eh.field.data(), ed.field.data(), eh.field.bytes()), 0) << "grid " << name(g);
+    GaugeField hot(p);
+    set_hot(hot, 77, gpu);
+    GaugeField hot_host = GaugeField::canonical(local);
+    set_hot(hot_host, 77, cpu);
+    const GaugeField back = converted(hot, GaugeFieldParams{}, gpu);
+    // Keyed by the global site on the device too (equal to rounding: CPU and GPU maths libraries).
+    const auto* a = static_cast<const double*>(back.data());
+    const auto* b = static_cast<const double*>(hot_host.data());
+    double diff = 0;
+    for (std::size_t k = 0; k < back.bytes() / sizeof(double); ++k) diff = std::max(diff, std::fabs(a[k] - b[k]));
+    EXPECT_LT(diff, 1e-13) << "device hot start, grid " << name(g);
   }
 }

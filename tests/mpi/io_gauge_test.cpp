@@ -14,6 +14,7 @@
 #include "gluon/comm/process_grid.h"
 #include "gluon/io/gauge_io.h"
 #include "gluon/qcd/distribute.h"
+#include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/observables.h"
 #include "gluon/runtime/error.h"
@@ -204,5 +205,29 @@ TEST(DistributedGaugeFiles, BadSetUpsAndDamagedFilesFailOnEveryRank) {
   // Writing into a directory that does not exist: an IoError on every rank, nothing left behind.
   EXPECT_THROW(write_gauge_distributed(dir + "/no/such/dir/x", scatter_gauge(whole, local), {}, world), IoError);
   world.barrier();
+  if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+// A device field written through the ranks (skipped without a CUDA device).
+TEST(DistributedGaugeFiles, DeviceFieldsAreWrittenLikeHostFields) {
+  if (!runtime::cuda_available()) GTEST_SKIP() << "no CUDA device (CPU-only build or no GPU): not run";
+  auto& world = comm::world();
+  const runtime::Exec gpu = runtime::cuda_exec(world.local_rank() % runtime::cuda_device_count());
+  const std::string dir = shared_dir("io-device");
+  const Coords dims{4, 4, 4, 8};
+  GaugeField whole = GaugeField::canonical(Geometry(dims));
+  set_hot(whole, 99, cpu);
+  for (const auto& g : grids(dims)) {
+    const Geometry local = make_geometry(dims, g, world.rank());
+    GaugeFieldParams p;
+    p.geometry = local;
+    p.order = FieldOrder::blocked;
+    p.space = runtime::MemSpace::device;
+    p.device = gpu.device;
+    const GaugeField d = converted(scatter_gauge(whole, local), p, gpu);
+    write_gauge_distributed(dir + "/cfg", d, GaugeWriteOptions{}, world);
+    EXPECT_TRUE(same_links(read_gauge(dir + "/cfg"), whole)) << "grid " << name(g);
+    world.barrier();
+  }
   if (world.rank() == 0) std::filesystem::remove_all(dir);
 }
