@@ -1,0 +1,55 @@
+#pragma once
+// The P x Q block-cyclic layout of HPL and HPL's random matrix.
+//
+//   numroc(n, nb, iproc, nprocs)   how many of the indices [0, n) process iproc owns
+//   owner / to_local / to_global   the block-cyclic maps of one dimension (blocks of nb)
+//   Lcg                            x' = a x + c mod 2^64 (a = 6364136223846793005,
+//                                  c = 1442695040888963407) with jump-ahead by any count in
+//                                  O(log count); value(x) = top 53 bits / 2^53 - 0.5
+//   matrix_entry(n, i, j, seed)    entry (i, j) of the N x (N+1) matrix [A b] (b is column N):
+//                                  the (j N + i)-th number of the stream, so A and b depend on
+//                                  N and the seed only, never on P, Q or NB.
+//   LocalMatrix                    one process's part of [A b], column-major, lda = local rows;
+//                                  generate() fills it with HPL's matrix by jumping to the start
+//                                  of each block-cyclic run of rows.
+#include <cstdint>
+#include <vector>
+
+namespace gluon::hpl {
+
+long numroc(long n, long nb, int iproc, int nprocs);
+inline int owner(long g, long nb, int nprocs) { return static_cast<int>((g / nb) % nprocs); }
+inline long to_local(long g, long nb, int nprocs) { return (g / (nb * nprocs)) * nb + g % nb; }
+inline long to_global(long l, long nb, int iproc, int nprocs) { return ((l / nb) * nprocs + iproc) * nb + l % nb; }
+
+struct Lcg {
+  static constexpr std::uint64_t a = 6364136223846793005ULL;
+  static constexpr std::uint64_t c = 1442695040888963407ULL;
+  std::uint64_t x;
+  explicit Lcg(std::uint64_t seed) : x(seed) {}
+  double next() {
+    x = a * x + c;
+    return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0) - 0.5;
+  }
+  void jump(std::uint64_t count);  // as if next() were called count times
+};
+
+constexpr std::uint64_t default_seed = 100;
+double matrix_entry(long n, long i, long j, std::uint64_t seed = default_seed);
+
+struct LocalMatrix {
+  long n = 0;
+  int nb = 1, p = 1, q = 1, myrow = 0, mycol = 0;
+  long mp = 0, nq = 0, lda = 1;  // local rows, local columns of [A b]
+  std::vector<double> a;
+
+  LocalMatrix() = default;
+  LocalMatrix(long n, int nb, int p, int q, int myrow, int mycol);
+  double* col(long lj) { return a.data() + lj * lda; }
+  double& at(long li, long lj) { return a[li + lj * lda]; }
+  void generate(std::uint64_t seed = default_seed);
+  // Local columns [lj0, lj0 + ncols) of HPL's matrix into out (column-major, leading dim ld >= mp).
+  void generate_columns(long lj0, long ncols, double* out, long ld, std::uint64_t seed = default_seed) const;
+};
+
+}  // namespace gluon::hpl

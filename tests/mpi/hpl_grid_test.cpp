@@ -1,0 +1,133 @@
+// hpl on P x Q grids of the MPI ranks (1, 2 or 4 of them): the panel broadcasts and row-swap
+// gathers move the right bytes, and every BCAST x SWAP x DEPTH variant (with each PFACT/RFACT)
+// solves HPL's matrix to the same x as a plain Gaussian elimination, on 1x2, 2x1, 2x2, 1x4, 4x1
+// and with idle ranks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gluon/comm/environment.h"
+#include "gluon/hpl/lu.h"
+#include "gluon/hpl/matrix.h"
+
+using namespace gluon::hpl;
+
+namespace {
+
+std::vector<double> reference_solve(long n) {
+  std::vector<double> m(static_cast<std::size_t>(n * (n + 1)));
+  for (long j = 0; j <= n; ++j)
+    for (long i = 0; i < n; ++i) m[i + j * n] = matrix_entry(n, i, j);
+  auto at = [&](long i, long j) -> double& { return m[i + j * n]; };
+  for (long k = 0; k < n; ++k) {
+    long p = k;
+    for (long i = k + 1; i < n; ++i)
+      if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
+    for (long j = 0; j <= n; ++j) std::swap(at(k, j), at(p, j));
+    for (long i = k + 1; i < n; ++i) {
+      const double l = at(i, k) / at(k, k);
+      for (long j = k; j <= n; ++j) at(i, j) -= l * at(k, j);
+    }
+  }
+  std::vector<double> x(n);
+  for (long i = n - 1; i >= 0; --i) {
+    double s = at(i, n);
+    for (long j = i + 1; j < n; ++j) s -= at(i, j) * x[j];
+    x[i] = s / at(i, i);
+  }
+  return x;
+}
+
+std::vector<std::pair<int, int>> grids_that_fit(int size) {
+  std::vector<std::pair<int, int>> g{{1, 1}};
+  if (size >= 2) g.insert(g.end(), {{1, 2}, {2, 1}});
+  if (size >= 4) g.insert(g.end(), {{2, 2}, {1, 4}, {4, 1}, {3, 1}});
+  return g;
+}
+
+}  // namespace
+
+TEST(HplGrid, PanelBroadcastEveryTopologyAndRoot) {
+  auto& w = gluon::comm::world();
+  for (int b = 0; b < 6; ++b)
+    for (int root = 0; root < w.size(); ++root) {
+      std::vector<double> v(37, -1.0);
+      if (w.rank() == root)
+        for (int i = 0; i < 37; ++i) v[i] = 100.0 * root + i;
+      panel_broadcast(w, v.data(), v.size() * sizeof(double), root, static_cast<Bcast>(b), 16 * b);
+      for (int i = 0; i < 37; ++i) ASSERT_EQ(v[i], 100.0 * root + i) << bcast_name(static_cast<Bcast>(b)) << " root " << root;
+    }
+}
+
+TEST(HplGrid, AllgatherBlocksBothAlgorithms) {
+  auto& w = gluon::comm::world();
+  for (bool binexch : {true, false}) {
+    std::vector<std::vector<double>> blocks(w.size());
+    for (int r = 0; r < w.size(); ++r) blocks[r].assign(static_cast<std::size_t>(r % 3 == 0 ? 0 : r + 2), -1.0);
+    for (auto& x : blocks[w.rank()]) x = w.rank() + 0.5;
+    allgather_blocks(w, blocks, binexch, 3);
+    for (int r = 0; r < w.size(); ++r)
+      for (double x : blocks[r]) ASSERT_EQ(x, r + 0.5) << (binexch ? "binary exchange" : "roll") << " block " << r;
+  }
+  // Three ranks: binary exchange folds the rank above the power of two.
+  if (w.size() >= 4) {
+    auto sub = w.split(w.rank() < 3 ? 0 : 1, w.rank());
+    if (w.rank() < 3) {
+      std::vector<std::vector<double>> blocks(3);
+      for (int r = 0; r < 3; ++r) blocks[r].assign(static_cast<std::size_t>(2 * r + 1), -1.0);
+      for (auto& x : blocks[sub->rank()]) x = 7.0 * sub->rank();
+      allgather_blocks(*sub, blocks, true, 5);
+      for (int r = 0; r < 3; ++r)
+        for (double x : blocks[r]) ASSERT_EQ(x, 7.0 * r) << "3-rank binary exchange, block " << r;
+    }
+  }
+}
+
+TEST(HplGrid, EveryBroadcastSwapAndDepthOnEveryGrid) {
+  auto& w = gluon::comm::world();
+  const long n = 53;
+  const auto ref = reference_solve(n);
+  for (auto [p, q] : grids_that_fit(w.size()))
+    for (bool colmajor : {false, true}) {
+      if (colmajor && p * q == 1) continue;
+      auto grid = make_grid(w, p, q, colmajor);
+      int combo = 0;
+      for (int b = 0; b < 6; ++b)
+        for (Swap s : {Swap::bin_exch, Swap::spread_roll, Swap::mix})
+          for (int depth : {0, 1}) {
+            ++combo;
+            if (!grid) continue;
+            HplRunParams prm;
+            prm.n = n, prm.nb = 6, prm.p = p, prm.q = q, prm.column_major = colmajor;
+            prm.bcast = static_cast<Bcast>(b), prm.swap = s, prm.swap_threshold = 20, prm.depth = depth;
+            prm.pfact = static_cast<Fact>(combo % 3), prm.rfact = static_cast<Fact>((combo / 3) % 3);
+            prm.nbmin = 1 + combo % 3, prm.ndiv = 2 + combo % 2;
+            RunOptions o;
+            o.progress_interval_s = 0;
+            const auto r = run_hpl(prm, *grid, o);
+            SCOPED_TRACE(variant_code(prm) + " " + swap_name(s) + " grid " + std::to_string(p) + "x" + std::to_string(q));
+            EXPECT_TRUE(r.passed) << "resid " << r.resid;
+            ASSERT_EQ(r.x.size(), ref.size());
+            double d = 0;
+            for (long i = 0; i < n; ++i) d = std::max(d, std::abs(r.x[i] - ref[i]));
+            EXPECT_LT(d, 1e-9 * (1 + r.norm_x));
+          }
+      w.barrier();
+    }
+}
+
+TEST(HplGrid, CorruptedSolutionFailsOnEveryRank) {
+  auto& w = gluon::comm::world();
+  const int q = w.size() >= 2 ? 2 : 1;
+  auto grid = make_grid(w, 1, q, false);
+  if (grid) {
+    HplRunParams prm;
+    prm.n = 40, prm.nb = 8, prm.q = q;
+    RunOptions o;
+    o.progress_interval_s = 0;
+    o.corrupt_solution = true;
+    EXPECT_FALSE(run_hpl(prm, *grid, o).passed);
+  }
+  w.barrier();
+}

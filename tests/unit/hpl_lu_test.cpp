@@ -1,0 +1,121 @@
+// hpl::run_hpl on one process: every PFACT x RFACT x DEPTH (and NBMIN/NDIV, N not a multiple of
+// NB) solves HPL's matrix; x is checked against a plain Gaussian elimination of the same matrix,
+// and a corrupted solution or a tiny threshold reports FAILED.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "gluon/comm/communicator.h"
+#include "gluon/hpl/lu.h"
+#include "gluon/hpl/matrix.h"
+#include "gluon/runtime/error.h"
+
+namespace {
+
+using namespace gluon::hpl;
+
+// x of A x = b by textbook Gaussian elimination with partial pivoting on the dense N x (N+1) matrix.
+std::vector<double> reference_solve(long n, std::uint64_t seed = default_seed) {
+  std::vector<double> m(static_cast<std::size_t>(n * (n + 1)));
+  for (long j = 0; j <= n; ++j)
+    for (long i = 0; i < n; ++i) m[i + j * n] = matrix_entry(n, i, j, seed);
+  auto at = [&](long i, long j) -> double& { return m[i + j * n]; };
+  for (long k = 0; k < n; ++k) {
+    long p = k;
+    for (long i = k + 1; i < n; ++i)
+      if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
+    for (long j = 0; j <= n; ++j) std::swap(at(k, j), at(p, j));
+    for (long i = k + 1; i < n; ++i) {
+      const double l = at(i, k) / at(k, k);
+      for (long j = k; j <= n; ++j) at(i, j) -= l * at(k, j);
+    }
+  }
+  std::vector<double> x(n);
+  for (long i = n - 1; i >= 0; --i) {
+    double s = at(i, n);
+    for (long j = i + 1; j < n; ++j) s -= at(i, j) * x[j];
+    x[i] = s / at(i, i);
+  }
+  return x;
+}
+
+double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+HplGrid single_grid() {
+  static auto world = gluon::comm::make_single_communicator();
+  auto g = make_grid(*world, 1, 1, false);
+  return std::move(*g);
+}
+
+RunOptions quiet() {
+  RunOptions o;
+  o.progress_interval_s = 0;
+  return o;
+}
+
+}  // namespace
+
+TEST(HplLu, EveryFactorisationVariantPasses) {
+  auto g = single_grid();
+  for (long n : {1L, 37L, 100L}) {
+    const auto ref = reference_solve(n);
+    for (int nb : {1, 8, 13})
+      for (Fact pf : {Fact::left, Fact::crout, Fact::right})
+        for (Fact rf : {Fact::left, Fact::crout, Fact::right})
+          for (int depth : {0, 1})
+            for (auto [nbmin, ndiv] : {std::pair{1, 2}, std::pair{2, 3}, std::pair{4, 2}}) {
+              HplRunParams p;
+              p.n = n, p.nb = nb, p.pfact = pf, p.rfact = rf, p.depth = depth, p.nbmin = nbmin, p.ndiv = ndiv;
+              const auto r = run_hpl(p, g, quiet());
+              SCOPED_TRACE(variant_code(p) + " N=" + std::to_string(n) + " NB=" + std::to_string(nb));
+              EXPECT_TRUE(r.passed) << "resid " << r.resid;
+              EXPECT_LT(r.resid, 1.0);
+              ASSERT_EQ(r.x.size(), static_cast<std::size_t>(n));
+              EXPECT_LT(max_diff(r.x, ref), 1e-9 * (1 + r.norm_x));
+            }
+  }
+}
+
+TEST(HplLu, SwapVariantsAndLargerBlocks) {
+  auto g = single_grid();
+  const long n = 150;
+  const auto ref = reference_solve(n);
+  for (Swap s : {Swap::bin_exch, Swap::spread_roll, Swap::mix})
+    for (int nb : {32, 64, 200}) {
+      HplRunParams p;
+      p.n = n, p.nb = nb, p.swap = s, p.swap_threshold = 40;
+      const auto r = run_hpl(p, g, quiet());
+      EXPECT_TRUE(r.passed) << swap_name(s) << " NB=" << nb << " resid " << r.resid;
+      EXPECT_LT(max_diff(r.x, ref), 1e-9 * (1 + r.norm_x));
+    }
+}
+
+TEST(HplLu, FailedResidualIsReported) {
+  auto g = single_grid();
+  HplRunParams p;
+  p.n = 80, p.nb = 16;
+  auto o = quiet();
+  o.corrupt_solution = true;
+  const auto bad = run_hpl(p, g, o);
+  EXPECT_FALSE(bad.passed);
+  EXPECT_GT(bad.resid, 16.0);
+  p.threshold = 1e-30;  // a threshold no rounding error passes
+  const auto strict = run_hpl(p, g, quiet());
+  EXPECT_FALSE(strict.passed);
+  EXPECT_GT(strict.resid, 0.0);
+}
+
+TEST(HplLu, FlopCountAndBadInput) {
+  EXPECT_DOUBLE_EQ(hpl_flops(1000), 2.0 / 3.0 * 1e9 + 1.5e6);
+  auto g = single_grid();
+  HplRunParams p;
+  p.n = 0, p.nb = 4;
+  EXPECT_THROW(run_hpl(p, g, quiet()), gluon::InputError);
+  p.n = 10, p.p = 2;
+  EXPECT_THROW(run_hpl(p, g, quiet()), gluon::InputError);
+}
