@@ -69,8 +69,10 @@ struct GaugeAccessor {
   }
 
   GLUON_HD_INLINE matrix load(std::int64_t s, int mu) const {
+    Store raw[nreals];
+    load_reals<Store, nreals>(data, layout, s, mu, raw);
     real v[nreals];
-    for (int r = 0; r < nreals; ++r) v[r] = load_real(s, mu, r);
+    for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(raw[r], half_scale<R>(r));
     return Recon<R>::template unpack<real>(v);
   }
   GLUON_HD_INLINE void store(std::int64_t s, int mu, const matrix& m) const {
@@ -79,7 +81,9 @@ struct GaugeAccessor {
       Recon<R>::template pack<real>(m, v, real(kR8HalfThreshold));
     else
       Recon<R>::template pack<real>(m, v);
-    for (int r = 0; r < nreals; ++r) store_real(s, mu, r, v[r]);
+    Store raw[nreals];
+    for (int r = 0; r < nreals; ++r) raw[r] = RealCodec<Store>::encode(v[r], half_scale<R>(r));
+    store_reals<Store, nreals>(data, layout, s, mu, raw);
   }
 };
 

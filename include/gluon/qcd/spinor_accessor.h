@@ -63,8 +63,9 @@ struct SpinorAccessor {
     value_type v;
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[s];
-    for (int r = 0; r < nreals; ++r)
-      spinor_real(v, r) = RealCodec<Store>::decode(data[layout.offset(s, 0, r)], scale);
+    Store raw[nreals];
+    load_reals<Store, nreals>(data, layout, s, 0, raw);
+    for (int r = 0; r < nreals; ++r) spinor_real(v, r) = RealCodec<Store>::decode(raw[r], scale);
     return v;
   }
 
@@ -88,11 +89,13 @@ struct SpinorAccessor {
       }
       norm[s] = mx;
       const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
-      for (int r = 0; r < nreals; ++r)
-        data[layout.offset(s, 0, r)] = to_half(static_cast<float>(spinor_real(v, r)), inv);
+      Store raw[nreals];
+      for (int r = 0; r < nreals; ++r) raw[r] = to_half(static_cast<float>(spinor_real(v, r)), inv);
+      store_reals<Store, nreals>(data, layout, s, 0, raw);
     } else {
-      for (int r = 0; r < nreals; ++r)
-        data[layout.offset(s, 0, r)] = static_cast<Store>(spinor_real(v, r));
+      Store raw[nreals];
+      for (int r = 0; r < nreals; ++r) raw[r] = static_cast<Store>(spinor_real(v, r));
+      store_reals<Store, nreals>(data, layout, s, 0, raw);
     }
   }
 };
