@@ -60,11 +60,15 @@ ExtendedGauge extend_gauge(const GaugeField& u, int depth, comm::Communicator& c
                      " (the volume of process grid " + coords_text(grid) + "), found " +
                      std::to_string(comm.size()) + " (" + comm.describe() + ")");
   const comm::ProcessGrid pg(grid, comm.rank());
-  if (pg.coords() != g.grid_coords())
-    throw InputError("extend_gauge: grid coordinates of " + comm.describe() + " in grid " +
-                     coords_text(grid) + ": expected " + coords_text(pg.coords()) +
-                     " (ranks x fastest), found " + coords_text(g.grid_coords()) +
-                     " in the field's Geometry");
+  // Collective, so that every rank fails (none waits for a neighbour that gave up).
+  const bool misplaced = pg.coords() != g.grid_coords();
+  if (comm.any(misplaced))
+    throw InputError(misplaced ? "extend_gauge: grid coordinates of " + comm.describe() + " in grid " +
+                                     coords_text(grid) + ": expected " + coords_text(pg.coords()) +
+                                     " (ranks x fastest), found " + coords_text(g.grid_coords()) +
+                                     " in the field's Geometry"
+                               : "extend_gauge: grid coordinates of another rank do not match its place "
+                                 "in grid " + coords_text(grid) + " (see that rank's message)");
   if (depth < 0 || depth > 3)
     throw InputError("extend_gauge: depth: expected 0..3, found " + std::to_string(depth));
   for (int mu = 0; mu < 4; ++mu)

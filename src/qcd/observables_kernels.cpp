@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gluon/comm/environment.h"
+#include "gluon/comm/process_grid.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_halo.h"
 
@@ -163,6 +164,14 @@ void require_grid_comm(const GaugeField& u, comm::Communicator& comm, const char
                      " (the volume of process grid " + std::to_string(g[0]) + "," + std::to_string(g[1]) +
                      "," + std::to_string(g[2]) + "," + std::to_string(g[3]) + " of the field), found " +
                      std::to_string(comm.size()));
+  // This rank's place in the grid (collective: every rank fails together).
+  const bool misplaced = comm::ProcessGrid(g, comm.rank()).coords() != u.geometry().grid_coords();
+  if (comm.any(misplaced))
+    throw InputError(std::string(what) + ": grid coordinates of " +
+                     (misplaced ? comm.describe() : std::string("another rank")) +
+                     ": expected its place in process grid " + std::to_string(g[0]) + "," +
+                     std::to_string(g[1]) + "," + std::to_string(g[2]) + "," + std::to_string(g[3]) +
+                     " (ranks x fastest)");
 }
 
 // The field as a canonical host copy (empty when it already is one).

@@ -189,6 +189,13 @@ TEST(DistributedGauge, BadSetUpsAreInputErrors) {
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find("grid coordinates"), std::string::npos) << e.what();
     }
+    // Only rank 0 misplaced (it claims rank 1's block): every rank fails, none waits.
+    const Coords c = comm::ProcessGrid(grid, world.rank() == 0 ? 1 : world.rank()).coords();
+    GaugeField w0 = GaugeField::canonical(Geometry(kLattice, grid, c));
+    set_unit(w0, cpu);
+    EXPECT_THROW(extend_gauge(w0, 2, world), InputError);
+    EXPECT_THROW(polyakov_loop(w0, cpu), InputError);
+    EXPECT_THROW(plaquette(w0, cpu), InputError);
   }
 }
 
