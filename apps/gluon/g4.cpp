@@ -67,7 +67,11 @@ std::size_t parse_bytes(const std::string& text) {
   return static_cast<std::size_t>(v * scale);
 }
 
-std::string gib(double b) { return fmt::format("{:.3f} GiB", b / 1073741824.0); }
+std::string gib(double b) {
+  if (b >= 1073741824.0) return fmt::format("{:.3f} GiB", b / 1073741824.0);
+  if (b >= 1048576.0) return fmt::format("{:.3f} MiB", b / 1048576.0);
+  return fmt::format("{:.3f} KiB", b / 1024.0);
+}
 
 void run_g4(const G4Options& o) {
   auto& world = comm::world();

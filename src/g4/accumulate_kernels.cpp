@@ -61,17 +61,33 @@ GLUON_HD_INLINE Cx<T> sub(Cx<T> a, Cx<T> b) {
 }
 
 struct Point {
-  int ba, bb, k, n;  // two bands, cluster momentum, Matsubara index
+  int ba, bb, k, kx, ky, n;  // two bands, cluster momentum K = kx + lx ky, Matsubara index
 };
 
-GLUON_HD_INLINE Point decode(const LayoutView& v, std::int64_t i) {
+// Momentum sums and differences on Z_lx x Z_ly from components (no divisions).
+GLUON_HD_INLINE int wrap_add(int a, int b, int l) {
+  const int s = a + b;
+  return s >= l ? s - l : s;
+}
+GLUON_HD_INLINE int wrap_sub(int a, int b, int l) {
+  const int s = a - b;
+  return s < 0 ? s + l : s;
+}
+
+// i < n1 < 2^31 (Params::validate): 32-bit unsigned divisions, much cheaper on the GPU.
+GLUON_HD_INLINE Point decode(const LayoutView& v, std::uint32_t i) {
   Point p;
-  const int w = static_cast<int>(i % v.nw);
-  std::int64_t t = i / v.nw;
-  p.k = static_cast<int>(t % v.nc);
-  t /= v.nc;
-  p.bb = static_cast<int>(t % v.nb);
-  p.ba = static_cast<int>(t / v.nb);
+  const std::uint32_t nw = static_cast<std::uint32_t>(v.nw), nc = static_cast<std::uint32_t>(v.nc),
+                      nb = static_cast<std::uint32_t>(v.nb);
+  std::uint32_t t = i / nw;
+  const int w = static_cast<int>(i - t * nw);
+  const std::uint32_t kb = t / nc;
+  p.k = static_cast<int>(t - kb * nc);
+  p.ky = p.k / v.lx;
+  p.kx = p.k - p.ky * v.lx;
+  const std::uint32_t ba = kb / nb;
+  p.bb = static_cast<int>(kb - ba * nb);
+  p.ba = static_cast<int>(ba);
   p.n = w - v.nw / 2;
   return p;
 }
@@ -94,17 +110,29 @@ struct UpdateG4 {
   GLUON_HD void operator()(std::int64_t i) const {
     const std::int64_t e = from + i;
     const std::int64_t entry = e - channel_begin;
-    const std::int64_t i2 = entry % v.n1;
-    const std::int64_t t = entry / v.n1;
-    const std::int64_t i1 = t % v.n1;
-    const int q = static_cast<int>(t / v.n1);
+    // One 64-bit division (row = q n1 + i1), the rest in 32 bits.
+    const std::int64_t row = entry / v.n1;
+    const auto i2 = static_cast<std::uint32_t>(entry - row * v.n1);
+    int q;
+    std::uint32_t i1;
+    const auto n1 = static_cast<std::uint32_t>(v.n1);
+    if (row < (std::int64_t{1} << 32)) {
+      const auto r32 = static_cast<std::uint32_t>(row);
+      q = static_cast<int>(r32 / n1);
+      i1 = r32 - static_cast<std::uint32_t>(q) * n1;
+    } else {
+      q = static_cast<int>(row / v.n1);
+      i1 = static_cast<std::uint32_t>(row - static_cast<std::int64_t>(q) * v.n1);
+    }
     const Point a = decode(v, i1), b = decode(v, i2);  // k1 with bands (b1, b2), k2 with (b3, b4)
-    const int qk = v.q_momentum(q), qn = v.q_frequency(q);
+    const int qn = q / v.nc, qk = q - qn * v.nc;  // q_momentum, q_frequency
+    const int qy = qk / v.lx, qx = qk - qy * v.lx;
     const T half = static_cast<T>(0.5);
     Cx<T> val;
     if constexpr (C == Channel::pp) {
       // 1/2 sum_s G_s[(b1, q-k2), (b2, q-k1)] G_-s[(b3, k2), (b4, k1)]
-      const int qk2 = v.k_sub(qk, b.k), qk1 = v.k_sub(qk, a.k);
+      const int qk2 = wrap_sub(qx, b.kx, v.lx) + v.lx * wrap_sub(qy, b.ky, v.ly);
+      const int qk1 = wrap_sub(qx, a.kx, v.lx) + v.lx * wrap_sub(qy, a.ky, v.ly);
       const int qn2 = qn - 1 - b.n, qn1 = qn - 1 - a.n;
       const Cx<T> au = at(up, a.ba, qk2, qn2, a.bb, qk1, qn1);
       const Cx<T> ad = at(dn, a.ba, qk2, qn2, a.bb, qk1, qn1);
@@ -114,7 +142,8 @@ struct UpdateG4 {
       val = Cx<T>{half * val.re, half * val.im};
     } else {
       // C_s = G_s[(b1, k2), (b2, k1)], F_s = G_s[(b3, k1+q), (b4, k2+q)]
-      const int k1q = v.k_add(a.k, qk), k2q = v.k_add(b.k, qk);
+      const int k1q = wrap_add(a.kx, qx, v.lx) + v.lx * wrap_add(a.ky, qy, v.ly);
+      const int k2q = wrap_add(b.kx, qx, v.lx) + v.lx * wrap_add(b.ky, qy, v.ly);
       const int n1q = a.n + qn, n2q = b.n + qn;
       const Cx<T> cu = at(up, a.ba, b.k, b.n, a.bb, a.k, a.n);
       const Cx<T> cd = at(dn, a.ba, b.k, b.n, a.bb, a.k, a.n);

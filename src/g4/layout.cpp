@@ -89,6 +89,8 @@ void Params::validate() const {
   const double total = n1 * n1 * transfers * static_cast<double>(channels.size());
   if (total > 9e18)
     throw InputError("G4 size: expected fewer than 9e18 entries, found " + std::to_string(total));
+  if (n1 >= 2147483648.0)
+    throw InputError("G4 index range n_b^2 N_c 2F: expected below 2^31, found " + std::to_string(n1));
   const double w = (transfers - 1) / cluster.sites();
   const double ng = double(bands) * cluster.sites() * 2.0 * (frequencies + w);
   if (ng * ng > 4e18)

@@ -126,16 +126,34 @@ std::string write_slice(const std::string& dir, const Layout& layout, const Slic
 }
 
 // One ring's transfer state: its communicator, stream, and the two G buffers.
+// One ring's state: its communicator(s) and stream, three G buffers and which holds what.
 // GPU without NCCL: staged through pinned host buffers over MPI (`stage_send`, `stage_recv`).
 struct RingLane {
   std::unique_ptr<comm::Communicator> host;    // split of the ring (MPI or single)
   std::unique_ptr<comm::Communicator> device;  // NCCL over `host` (GPU, S > 1)
   runtime::Stream stream;
-  Buffer cur, next;
+  Buffer buf[3];
   Buffer stage_send, stage_recv;
   std::unique_ptr<comm::Pending> pending;
+  int into = -1;  // the buffer the pending transfer receives into
+  // cur: the G sent and updated at this step; left: the last G of the previous measurement (its
+  // update rides along with this measurement's first step); held: the next measurement's G.
+  int cur = -1, left = -1, held = -1;
+  int count = 0;  // measurements of this ring
   comm::Communicator& transfers() { return device ? *device : *host; }
   bool staged() const { return !stage_send.empty(); }
+  int free_buffer(int also_taken = -1) const {
+    for (int i = 0; i < 3; ++i)
+      if (i != cur && i != left && i != held && i != also_taken) return i;
+    throw Error("g4 ring: no free G buffer (internal error)");
+  }
+};
+
+// Work queued on the compute stream in one step: an update with a G buffer, or generating one.
+struct Task {
+  bool generate;
+  int lane, buffer;
+  std::uint64_t id;
 };
 
 }  // namespace
@@ -146,7 +164,7 @@ MemoryReport memory_report(const Layout& layout, const RingOptions& o, int ring_
   m.g_bytes = static_cast<std::size_t>(2 * layout.g_elements_per_spin()) * cb;
   m.g4_bytes_total = static_cast<std::size_t>(layout.entries_total()) * cb;
   m.g4_bytes_per_rank = static_cast<std::size_t>(slice_of(layout.entries_total(), 0, ring_size).size()) * cb;
-  m.ring_buffer_bytes = 2 * static_cast<std::size_t>(o.rings) * m.g_bytes;
+  m.ring_buffer_bytes = (ring_size > 1 ? 3 : 1) * static_cast<std::size_t>(o.rings) * m.g_bytes;
   if (o.memory_limit > 0 && m.g4_bytes_per_rank + m.ring_buffer_bytes > o.memory_limit)
     throw InputError("--memory-limit: the per-rank share does not fit: G4 slice " +
                      human_bytes(double(m.g4_bytes_per_rank)) + " (1/" + std::to_string(ring_size) +
@@ -200,8 +218,8 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
       }
     }
     L.stream = runtime::Stream(ex);
-    L.cur = Buffer(space, gb, "ring buffer (current G)", ex.device);
-    L.next = Buffer(space, gb, "ring buffer (next G)", ex.device);
+    for (int k = 0; k < (S > 1 ? 3 : 1); ++k) L.buf[k] = Buffer(space, gb, "ring buffer (G)", ex.device);
+    L.count = i < o.measurements ? (o.measurements - i + R - 1) / R : 0;
   }
   res.transport = S == 1 ? "none (ring of one)"
                   : lanes[0].device ? "nccl (device buffers)"
@@ -209,17 +227,19 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
                                       : comm::to_string(ring->backend()) + " (host buffers)";
 
   const bool cpu = !ex.on_device();
-  auto post = [&](RingLane& L) {
-    void* out = L.cur.data();
-    void* in = L.next.data();
+  // Posts lane L's step: send buffer `out` right, receive into buffer `in` from the left.
+  auto post = [&](RingLane& L, int out, int in) {
+    void* send_ptr = L.buf[out].data();
+    void* recv_ptr = L.buf[in].data();
+    L.into = in;
     if (L.staged()) {
-      runtime::copy_bytes_async(L.stage_send.data(), MemSpace::pinned, out, space, gb, L.stream.exec());
+      runtime::copy_bytes_async(L.stage_send.data(), MemSpace::pinned, send_ptr, space, gb, L.stream.exec());
       L.stream.synchronize();
-      out = L.stage_send.data();
-      in = L.stage_recv.data();
+      send_ptr = L.stage_send.data();
+      recv_ptr = L.stage_recv.data();
     }
-    const comm::Transfer batch[2] = {comm::Transfer::recv(in, gb, left),
-                                     comm::Transfer::send(out, gb, right)};
+    const comm::Transfer batch[2] = {comm::Transfer::recv(recv_ptr, gb, left),
+                                     comm::Transfer::send(send_ptr, gb, right)};
     L.pending = L.transfers().exchange(batch, L.stream.native());
   };
   // Completes a lane's transfer (the staged path copies the received G to the device).
@@ -227,39 +247,43 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
     L.pending->wait();
     L.pending.reset();
     if (L.staged()) {
-      runtime::copy_bytes_async(L.next.data(), space, L.stage_recv.data(), MemSpace::pinned, gb, L.stream.exec());
+      runtime::copy_bytes_async(L.buf[L.into].data(), space, L.stage_recv.data(), MemSpace::pinned, gb,
+                                L.stream.exec());
       L.stream.synchronize();
     }
   };
-  // Updates the slice with the current G of every lane in `active`; on the CPU the work is cut
-  // into chunks between which the pending transfers are tested (MPI progresses only in calls).
-  auto update = [&](const std::vector<int>& active) {
+  auto poll = [&] {
+    for (RingLane& M : lanes)
+      if (M.pending) M.pending->test();
+  };
+  // Runs one step's compute on the compute stream while the transfers are in flight. On the CPU
+  // updates are cut into chunks between which the transfers are tested (MPI progresses only
+  // inside MPI calls); on the GPU the host tests them until the kernels are done.
+  auto run_tasks = [&](const std::vector<Task>& tasks) {
     bool any_pending = false;
-    for (int i : active) any_pending = any_pending || lanes[static_cast<std::size_t>(i)].pending;
+    for (const RingLane& L : lanes) any_pending = any_pending || L.pending;
     const std::int64_t n = mine.size();
     const int chunks = cpu && any_pending ? 16 : 1;
-    for (int i : active) {
-      RingLane& L = lanes[static_cast<std::size_t>(i)];
+    for (const Task& t : tasks) {
+      RingLane& L = lanes[static_cast<std::size_t>(t.lane)];
+      if (t.generate) {
+        generate_g(cex, layout, o.precision, L.buf[t.buffer].data(), o.seed, t.id);
+        if (cpu && any_pending) poll();
+        continue;
+      }
       for (int c = 0; c < chunks; ++c) {
         const std::int64_t a = mine.begin + n * c / chunks, b = mine.begin + n * (c + 1) / chunks;
-        accumulate(cex, layout, o.precision, L.cur.data(), g4.data(), mine.begin, a, b);
-        if (chunks > 1)
-          for (RingLane& M : lanes)
-            if (M.pending) M.pending->test();
+        accumulate(cex, layout, o.precision, L.buf[t.buffer].data(), g4.data(), mine.begin, a, b);
+        if (chunks > 1) poll();
       }
     }
     if (!cpu && any_pending) {
-      // Keep host-driven transfers (MPI) progressing while the kernels run.
       runtime::Event done;
       done.record(cex);
-      while (!done.ready())
-        for (RingLane& M : lanes)
-          if (M.pending) M.pending->test();
+      while (!done.ready()) poll();
     }
     compute.synchronize();
   };
-  std::vector<int> all_lanes;
-  for (int i = 0; i < R; ++i) all_lanes.push_back(i);
 
   // Peer bandwidth: one-way |G| transfers from ring rank 0 to 1 over ring 0's communicator.
   if (o.peer_bandwidth && S > 1) {
@@ -271,7 +295,7 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
       tm.start();
       if (r == 0 || r == 1) {
         void* buf = L.staged() ? (r == 0 ? L.stage_send.data() : L.stage_recv.data())
-                               : (r == 0 ? L.cur.data() : L.next.data());
+                               : (r == 0 ? L.buf[0].data() : L.buf[1].data());
         const comm::Transfer x = r == 0 ? comm::Transfer::send(buf, gb, 1) : comm::Transfer::recv(buf, gb, 0);
         L.transfers().exchange(std::span<const comm::Transfer>(&x, 1), L.stream.native())->wait();
       }
@@ -282,24 +306,26 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
     res.peer_bandwidth_gbs = world.max(bw);
   }
 
-  // Calibration: R transfers alone, R updates alone (then G4 is zeroed again).
+  // Calibration: one step of R transfers alone, one of R updates alone (then G4 is zeroed again).
   if (S > 1 && o.calibration_rounds > 0) {
-    for (int i = 0; i < R; ++i)
-      generate_g(cex, layout, o.precision, lanes[static_cast<std::size_t>(i)].cur.data(), o.seed,
-                 ~std::uint64_t{0} - static_cast<std::uint64_t>(i));
-    compute.synchronize();
+    std::vector<Task> gen, upd;
+    for (int i = 0; i < R; ++i) {
+      gen.push_back(Task{true, i, 0, ~std::uint64_t{0} - static_cast<std::uint64_t>(i)});
+      upd.push_back(Task{false, i, 0, 0});
+    }
+    run_tasks(gen);
     ring->barrier();
     runtime::Timer tt;
     tt.start();
     for (int c = 0; c < o.calibration_rounds; ++c) {
-      for (RingLane& L : lanes) post(L);
+      for (RingLane& L : lanes) post(L, 0, 1);
       for (RingLane& L : lanes) finish(L);
     }
     tt.stop();
     ring->barrier();
     runtime::Timer tu;
     tu.start();
-    for (int c = 0; c < o.calibration_rounds; ++c) update(all_lanes);
+    for (int c = 0; c < o.calibration_rounds; ++c) run_tasks(upd);
     tu.stop();
     res.transfer_round_s = world.max(tt.elapsed_s() / o.calibration_rounds);
     res.update_round_s = world.max(tu.elapsed_s() / o.calibration_rounds);
@@ -307,40 +333,86 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
     zero(g4, ex);
   }
 
-  // The measurement loop.
+  // The measurement loop. Lane i takes local measurements m = i, i + R, ...; round t is the
+  // t-th measurement of every lane. Per measurement S - 1 steps of (post, compute, wait); the
+  // last G of a measurement (received at its last step) is updated during the next
+  // measurement's first step, and the next measurement's G is generated then too, so that no
+  // compute waits outside a transfer (three G buffers per ring).
   runtime::Timer ring_timer, update_timer, wait_timer, gen_timer;
   double comm_alone_s = 0;
-  const int rounds = (o.measurements + R - 1) / R;
+  const int rounds = lanes[0].count;
+  auto id_of = [&](int lane, int t) { return measurement_id(me, t * R + lane); };
   ring->barrier();
   ring_timer.start();
-  for (int t = 0; t < rounds; ++t) {
-    std::vector<int> active;
-    for (int i = 0; i < R; ++i)
-      if (t * R + i < o.measurements) active.push_back(i);
-    gen_timer.start();
-    for (int i : active)
-      generate_g(cex, layout, o.precision, lanes[static_cast<std::size_t>(i)].cur.data(), o.seed,
-                 measurement_id(me, t * R + i));
-    compute.synchronize();
-    gen_timer.stop();
-    for (int step = 0; step < S; ++step) {
-      const bool send = step < S - 1;
-      if (send)
-        for (int i : active) post(lanes[static_cast<std::size_t>(i)]);
+  if (S == 1) {
+    for (int t = 0; t < rounds; ++t) {
+      std::vector<Task> tasks;
+      for (int i = 0; i < R; ++i)
+        if (t < lanes[static_cast<std::size_t>(i)].count) {
+          tasks.push_back(Task{true, i, 0, id_of(i, t)});
+          tasks.push_back(Task{false, i, 0, 0});
+        }
       update_timer.start();
-      update(active);
+      run_tasks(tasks);
       update_timer.stop();
-      if (send) {
+    }
+  } else {
+    gen_timer.start();
+    std::vector<Task> first;
+    for (int i = 0; i < R; ++i) {
+      RingLane& L = lanes[static_cast<std::size_t>(i)];
+      if (L.count == 0) continue;
+      L.cur = 0;
+      first.push_back(Task{true, i, 0, id_of(i, 0)});
+    }
+    run_tasks(first);
+    gen_timer.stop();
+    for (int t = 0; t < rounds; ++t) {
+      std::vector<int> active;
+      for (int i = 0; i < R; ++i)
+        if (t < lanes[static_cast<std::size_t>(i)].count) active.push_back(i);
+      for (int j = 0; j < S - 1; ++j) {
+        std::vector<Task> tasks;
+        for (int i : active) {
+          RingLane& L = lanes[static_cast<std::size_t>(i)];
+          post(L, L.cur, L.free_buffer());
+          if (L.left >= 0) tasks.push_back(Task{false, i, L.left, 0});
+          tasks.push_back(Task{false, i, L.cur, 0});
+          if (j == 0 && t + 1 < L.count) {
+            const int g = L.left >= 0 ? L.left : L.free_buffer(L.into);
+            tasks.push_back(Task{true, i, g, id_of(i, t + 1)});
+            L.held = g;
+          }
+          L.left = -1;
+        }
+        update_timer.start();
+        run_tasks(tasks);
+        update_timer.stop();
         wait_timer.start();
         for (int i : active) {
           RingLane& L = lanes[static_cast<std::size_t>(i)];
           finish(L);
-          std::swap(L.cur, L.next);
+          if (j == S - 2) {
+            L.left = L.into;
+            L.cur = L.held;
+            L.held = -1;
+          } else {
+            L.cur = L.into;
+          }
         }
         wait_timer.stop();
         comm_alone_s += res.transfer_round_s * double(active.size()) / R;
       }
     }
+    std::vector<Task> last;
+    for (int i = 0; i < R; ++i) {
+      RingLane& L = lanes[static_cast<std::size_t>(i)];
+      if (L.left >= 0) last.push_back(Task{false, i, L.left, 0});
+      L.left = -1;
+    }
+    update_timer.start();
+    run_tasks(last);
+    update_timer.stop();
   }
   ring_timer.stop();
   res.ring_s = world.max(ring_timer.elapsed_s());
@@ -353,7 +425,7 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
     res.hidden_fraction = std::clamp(1.0 - res.exposed_wait_s / world.max(comm_alone_s), 0.0, 1.0);
   res.update_bytes_per_entry = bytes_per_update(layout, o.precision, mine.begin, mine.end);
   const double counted = res.update_bytes_per_entry * double(mine.size()) * o.measurements * S;
-  // Per-rank rate: the busiest rank's counted bytes over its update time.
+  // Per-rank rate: the busiest rank's counted bytes over its update time (generation included).
   res.update_gbs = res.update_s > 0 ? world.max(counted) / res.update_s / 1e9 : 0;
 
   // Sum across sub-rings, then gather or write.

@@ -230,15 +230,16 @@ TEST(G4Accumulate, PartialRangesAtAnOffsetEqualTheWholeAccumulation) {
 }
 
 TEST(G4Memory, PerRankShareAndTheLimit) {
-  const Layout L(small_params("4x4", 1, 8, 4, {Channel::pp}));
+  const Layout L(small_params("4x4", 1, 8, 32, {Channel::pp}));
   RingOptions o;
   o.rings = 2;
   const auto m1 = memory_report(L, o, 1), m2 = memory_report(L, o, 2);
-  EXPECT_EQ(m1.g4_bytes_total, std::size_t(16 * 16 * 16 * 16 * 4) * 16);
+  EXPECT_EQ(m1.g4_bytes_total, std::size_t(256 * 256 * 32) * 16);
   EXPECT_EQ(m1.g4_bytes_per_rank, m1.g4_bytes_total);
   EXPECT_EQ(m2.g4_bytes_per_rank * 2, m2.g4_bytes_total);
-  EXPECT_EQ(m2.ring_buffer_bytes, 4 * m2.g_bytes);
-  EXPECT_EQ(m2.g_bytes, std::size_t(2 * 256 * 256) * 16);  // side 16 sites * 2(F + W), W = 0
+  EXPECT_EQ(m2.ring_buffer_bytes, 6 * m2.g_bytes);  // three G buffers per ring
+  EXPECT_EQ(m1.ring_buffer_bytes, 2 * m1.g_bytes);  // a ring of one: one buffer per ring
+  EXPECT_EQ(m2.g_bytes, std::size_t(2 * 288 * 288) * 16);  // side 16 sites * 2(F + W), W = 1
   o.memory_limit = m2.g4_bytes_per_rank + m2.ring_buffer_bytes;
   EXPECT_NO_THROW(memory_report(L, o, 2));
   try {
