@@ -156,6 +156,22 @@ struct Task {
   std::uint64_t id;
 };
 
+// A fingerprint of the global inputs, to check that every rank was given the same.
+std::int64_t fingerprint(const Layout& layout, const RingOptions& o) {
+  std::uint64_t h = 1469598103934665603ULL;
+  auto add = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ULL; };
+  const Params& p = layout.params();
+  for (std::uint64_t v : {std::uint64_t(p.bands), std::uint64_t(p.cluster.lx), std::uint64_t(p.cluster.ly),
+                          std::uint64_t(p.frequencies), std::uint64_t(p.transfers), std::uint64_t(o.ring_size),
+                          std::uint64_t(o.rings), std::uint64_t(o.measurements), o.seed,
+                          std::uint64_t(o.precision == Precision::double_), std::uint64_t(o.memory_limit),
+                          std::uint64_t(o.calibration_rounds), std::uint64_t(o.gather),
+                          std::uint64_t(o.exec.backend == runtime::Backend::cuda)})
+    add(v);
+  for (Channel c : p.channels) add(std::uint64_t(c) + 100);
+  return static_cast<std::int64_t>(h >> 2);
+}
+
 }  // namespace
 
 MemoryReport memory_report(const Layout& layout, const RingOptions& o, int ring_size) {
@@ -177,6 +193,11 @@ MemoryReport memory_report(const Layout& layout, const RingOptions& o, int ring_
 }
 
 RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingOptions& o) {
+  // Global inputs: every rank must have the same (checked before anything else is collective).
+  const std::int64_t print = fingerprint(layout, o);
+  if (world.any(world.max(print) != print))
+    throw InputError("g4: the ranks were given different problems or ring options (every rank must "
+                     "get the same flags)");
   check_options(o);
   const int S = ring_size_of(world, o);
   const int P = world.size(), me = world.rank();

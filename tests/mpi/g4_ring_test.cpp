@@ -1,7 +1,8 @@
 // The ring-distributed G4 on however many CPU ranks mpirun gave (1, 2 or 4 in CI): equal to the
 // single-device accumulation to the paper's criterion (L1 and L2 relative error < 5e-7) in both
 // precisions, with and without sub-rings, with several rings; the slice files; the 1/S memory
-// share; collective refusals of bad ring sizes and of a G4 over the memory limit.
+// share; collective refusals of bad ring sizes, of a G4 over the memory limit and of ranks given
+// different options.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -189,6 +190,16 @@ TEST(G4Ring, BadRingSizeAndMemoryLimitAreRefusedOnEveryRank) {
   }
   const RingResult r = run_ring(w, L, o);
   EXPECT_EQ(r.memory.g4_bytes_total, m.g4_bytes_total);
+  w.barrier();
+}
+
+TEST(G4Ring, RanksWithDifferentOptionsAreRefusedOnEveryRank) {
+  auto& w = comm::world();
+  if (w.size() == 1) GTEST_SKIP() << "needs two ranks";
+  const Layout L(params_all_channels());
+  RingOptions o;
+  o.measurements = w.rank() == 1 ? 3 : 2;
+  EXPECT_THROW(run_ring(w, L, o), InputError);
   w.barrier();
 }
 

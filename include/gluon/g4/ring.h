@@ -10,8 +10,10 @@
 //       side by side over the same slices, each with its own communicator (a split of the ring)
 //       and stream and its own measurements (local measurement m goes to ring m % R).
 //       A step posts the exchange (send the current G right, receive the next from the left into
-//       the other buffer), runs the update with the current G while the transfer is in flight,
-//       then waits: double buffering, S - 1 transfers and S updates per measurement.
+//       a free buffer), runs the update with the current G while the transfer is in flight, then
+//       waits; the G received at a measurement's last step is updated during the next
+//       measurement's first step, which also generates the following G: S - 1 transfers and S
+//       updates per measurement, every update overlapping a transfer, three G buffers per ring.
 //       On the GPU (options.exec cuda) the G4 slice and ring buffers are device memory, the
 //       transfers go over an NCCL communicator on one stream per ring and the updates on their
 //       own stream (a build without NCCL stages each transfer through pinned host memory over
@@ -60,7 +62,7 @@ struct MemoryReport {
   std::size_t g_bytes = 0;             // one measurement's G (both spins)
   std::size_t g4_bytes_total = 0;      // the whole G4
   std::size_t g4_bytes_per_rank = 0;   // this rank's slice (the largest slice for the check)
-  std::size_t ring_buffer_bytes = 0;   // 2 R G buffers
+  std::size_t ring_buffer_bytes = 0;   // 3 R G buffers (R for a ring of one)
 };
 // The per-rank memory of a run, and the check against options.memory_limit (InputError).
 MemoryReport memory_report(const Layout& layout, const RingOptions& options, int ring_size);
@@ -72,9 +74,9 @@ struct RingResult {
   Slice slice;
   MemoryReport memory;
   double ring_s = 0;           // the measurement loop (generation, transfers, updates)
-  double update_s = 0;         // host time from launching the updates to their end (max over ranks)
+  double update_s = 0;         // host time from launching a step's compute to its end (max over ranks)
   double exposed_wait_s = 0;   // time waiting for transfers after the update ended (max over ranks)
-  double generate_s = 0;
+  double generate_s = 0;       // the first G of each ring (the others overlap transfers)
   double reduce_s = 0;         // sum across sub-rings, gather or write
   double bytes_moved_per_rank = 0;  // (S - 1) |G| per measurement
   double ring_bandwidth_gbs = 0;    // bytes_moved_per_rank / ring_s
