@@ -17,6 +17,9 @@
 #                 run on two (12 GiB each)
 # Every run's JSON goes to $OUT/<name>.json, the console to $OUT/g4-gpu.log, and a table of the
 # criteria to $OUT/summary.txt. Exits non-zero when a run fails or a verification fails.
+# A dry run of the script's logic on CPU ranks (tiny sizes):
+#   OUT=/tmp/g4dry GLUON=build/bin/gluon BACKEND=cpu BIG_CLUSTER=4x4 BIG_F=4 MEMCAP_TRANSFERS=64 \
+#     MEMCAP_LIMIT=15M bash bench/g4-gpu.sh
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -54,11 +57,16 @@ say "device"
 nvidia-smi --query-gpu=index,name,memory.total --format=csv 2>&1 | tee -a "$LOG" || true
 nvidia-smi topo -m 2>&1 | tee -a "$LOG" || true
 
-say "copy: $GLUON bench copy --backend cuda --json"
-"$GLUON" bench copy --backend cuda --json >"$OUT/copy.json" 2>>"$LOG" || failures=$((failures + 1))
+say "copy: $GLUON bench copy --backend $BACKEND --json"
+"$GLUON" bench copy --backend "$BACKEND" --json >"$OUT/copy.json" 2>>"$LOG" || failures=$((failures + 1))
 cat "$OUT/copy.json" >>"$LOG"
 
-COMMON=(--backend cuda --bands 1)
+BACKEND=${BACKEND:-cuda}
+BIG_CLUSTER=${BIG_CLUSTER:-8x8}
+BIG_F=${BIG_F:-16}
+MEMCAP_TRANSFERS=${MEMCAP_TRANSFERS:-360}
+MEMCAP_LIMIT=${MEMCAP_LIMIT:-16G}
+COMMON=(--backend "$BACKEND" --bands 1)
 # 2. correctness on the GPUs (the reference: one GPU accumulating every measurement)
 run verify-double "${COMMON[@]}" --cluster 4x4 --frequencies 8 --transfers 20 --channels all \
   --measurements 4 --precision double --verify
@@ -68,7 +76,7 @@ run verify-subrings "${COMMON[@]}" --cluster 4x4 --frequencies 8 --transfers 20 
   --measurements 4 --precision single --ring-size 1 --rings 2 --verify
 
 # 3. bandwidth: |G| = 2 (64 * 32)^2 * 16 B = 134 MB, update light (N_q = 1)
-BIG=("${COMMON[@]}" --cluster 8x8 --frequencies 16 --channels pp)
+BIG=("${COMMON[@]}" --cluster "$BIG_CLUSTER" --frequencies "$BIG_F" --channels pp)
 run bandwidth-double "${BIG[@]}" --transfers 1 --measurements 30 --precision double --peer-bandwidth \
   --calibration-rounds 10 --peer-repeats 20
 run bandwidth-double-2rings "${BIG[@]}" --transfers 1 --measurements 30 --rings 2 --precision double \
@@ -83,15 +91,16 @@ run hiding-single "${BIG[@]}" --transfers 64 --measurements 20 --precision singl
 
 # 5. a 24 GiB G4 (N_q = 360, |G| = 231 MB) under a 16 GiB cap per device
 say "memcap-one-gpu (expected to be refused)"
-if "${MPIRUN[@]}" "$GLUON" g4 "${BIG[@]}" --transfers 360 --measurements 2 --ring-size 1 \
-  --memory-limit 16G --json >"$OUT/memcap-one-gpu.json" 2>"$OUT/memcap-one-gpu.err"; then
+if "${MPIRUN[@]}" "$GLUON" g4 "${BIG[@]}" --transfers "$MEMCAP_TRANSFERS" --measurements 2 --ring-size 1 \
+  --memory-limit "$MEMCAP_LIMIT" --json >"$OUT/memcap-one-gpu.json" 2>"$OUT/memcap-one-gpu.err"; then
   say "memcap-one-gpu: UNEXPECTEDLY accepted"
   failures=$((failures + 1))
 else
   cat "$OUT/memcap-one-gpu.err" | tee -a "$LOG"
   say "memcap-one-gpu: refused as expected"
 fi
-run memcap-two-gpus "${BIG[@]}" --transfers 360 --measurements 2 --memory-limit 16G --calibration-rounds 1
+run memcap-two-gpus "${BIG[@]}" --transfers "$MEMCAP_TRANSFERS" --measurements 2 --memory-limit "$MEMCAP_LIMIT" \
+  --calibration-rounds 1
 
 say "summary"
 if command -v python3 >/dev/null; then
