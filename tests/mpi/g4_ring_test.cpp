@@ -2,7 +2,7 @@
 // single-device accumulation to the paper's criterion (L1 and L2 relative error < 5e-7) in both
 // precisions, with and without sub-rings, with several rings; the slice files; the 1/S memory
 // share; collective refusals of bad ring sizes, of a G4 over the memory limit and of ranks given
-// different options.
+// different options; with one CUDA device per rank, the GPU ring (NCCL) against the CPU.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -201,6 +201,34 @@ TEST(G4Ring, RanksWithDifferentOptionsAreRefusedOnEveryRank) {
   o.measurements = w.rank() == 1 ? 3 : 2;
   EXPECT_THROW(run_ring(w, L, o), InputError);
   w.barrier();
+}
+
+TEST(G4Ring, GpuRingMatchesTheCpuSingleDeviceAccumulation) {
+  auto& w = comm::world();
+  // Every rank decides alike: NCCL needs one GPU per rank on a node.
+  const bool gpu_ok = runtime::cuda_available() && w.local_size() <= runtime::cuda_device_count();
+  if (w.any(!gpu_ok)) GTEST_SKIP() << "needs one CUDA device per rank on the node";
+  const Layout L(params_all_channels());
+  for (Precision prec : {Precision::double_, Precision::single}) {
+    RingOptions o;
+    o.exec = runtime::cuda_exec(w.local_rank());
+    o.precision = prec;
+    o.measurements = 3;
+    o.rings = 2;
+    o.gather = true;
+    o.seed = 41;
+    const RingResult r = run_ring(w, L, o);
+    double e[2] = {1, 1};
+    if (w.rank() == 0) {
+      const auto ref = single_device_g4(L, prec, runtime::cpu_exec(), o.seed, w.size(), o.measurements);
+      const auto re = relative_errors(r.full, ref);
+      e[0] = re.l1;
+      e[1] = re.l2;
+    }
+    w.broadcast(e, sizeof e, 0);
+    EXPECT_LT(e[0], 5e-7) << to_string(prec) << " via " << r.transport;
+    EXPECT_LT(e[1], 5e-7) << to_string(prec) << " via " << r.transport;
+  }
 }
 
 TEST(G4Ring, ChecksumDoesNotDependOnTheRingShape) {

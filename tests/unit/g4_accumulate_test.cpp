@@ -13,6 +13,7 @@
 #include "gluon/g4/ring.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/memory.h"
 
 using namespace gluon;
 using namespace gluon::g4;
@@ -247,5 +248,38 @@ TEST(G4Memory, PerRankShareAndTheLimit) {
     ADD_FAILURE() << "a G4 that does not fit was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("--memory-limit"), std::string::npos) << e.what();
+  }
+}
+
+TEST(G4Accumulate, GpuKernelsEqualTheCpuKernels) {
+  if (!runtime::cuda_available()) GTEST_SKIP() << "no CUDA device (CPU-only build or no GPU): GPU kernels not run";
+  const Params p = small_params("2x2", 2, 2, 6, parse_channels("all"));
+  const Layout L(p);
+  const auto gpu = runtime::cuda_exec(0);
+  const std::int64_t n = L.entries_total();
+  const std::vector<std::uint64_t> ids = {measurement_id(0, 0), measurement_id(1, 3)};
+  for (Precision prec : {Precision::double_, Precision::single}) {
+    const std::size_t cb = complex_bytes(prec);
+    runtime::Buffer g(runtime::MemSpace::device, std::size_t(2 * L.g_elements_per_spin()) * cb, "G", 0);
+    runtime::Buffer g4(runtime::MemSpace::device, std::size_t(n) * cb, "G4", 0);
+    runtime::fill_bytes(g4, 0);
+    for (auto id : ids) {
+      generate_g(gpu, L, prec, g.data(), 11, id);
+      accumulate(gpu, L, prec, g.data(), g4.data(), 0, 0, n);
+    }
+    runtime::synchronize(gpu);
+    std::vector<C> got(static_cast<std::size_t>(n));
+    if (prec == Precision::double_) {
+      runtime::copy_bytes(got.data(), runtime::MemSpace::host, g4.data(), runtime::MemSpace::device, g4.bytes());
+    } else {
+      std::vector<std::complex<float>> f(static_cast<std::size_t>(n));
+      runtime::copy_bytes(f.data(), runtime::MemSpace::host, g4.data(), runtime::MemSpace::device, g4.bytes());
+      for (std::int64_t i = 0; i < n; ++i) got[i] = C(f[i].real(), f[i].imag());
+    }
+    const auto cpu = kernel_g4(L, prec, 11, ids);
+    const auto e = relative_errors(got, cpu);
+    const double tol = prec == Precision::double_ ? 1e-14 : 1e-6;
+    EXPECT_LT(e.l1, tol) << to_string(prec);
+    EXPECT_LT(e.l2, tol) << to_string(prec);
   }
 }
