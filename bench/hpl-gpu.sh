@@ -43,10 +43,10 @@ dat() {  # dat N NB P Q
 
 run() {  # run NAME TIMEOUT_S ARGS...  (gluon hpl ARGS; stdout to NAME.txt, stderr to NAME.err)
   local name=$1 t=$2; shift 2
-  echo "== $name: gluon hpl $*" | tee -a "$OUT/summary.txt"
+  echo "== $name: $*" | tee -a "$OUT/summary.txt"
   timeout "$t" "$@" > "$OUT/$name.txt" 2> "$OUT/$name.err"
   local rc=$?
-  grep -E "^W[RC][0-9]|PASSED|FAILED|DGEMM rate" "$OUT/$name.txt" | tee -a "$OUT/summary.txt"
+  grep -E "^W[RC][0-9]|PASSED|FAILED|DGEMM rate|^updates" "$OUT/$name.txt" | tee -a "$OUT/summary.txt"
   [ $rc -eq 0 ] || echo "   (exit status $rc; see $name.err)" | tee -a "$OUT/summary.txt"
 }
 
@@ -60,7 +60,7 @@ dat "$NS" "$NB" 1 1 > "$OUT/HPL-small.dat"
 dat 2000 "$NB" 1 1 > "$OUT/HPL-tiny.dat"
 
 # Reference: cuBLAS DGEMM with k = NB on device-resident operands.
-run dgemm 120 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB" --progress 0
+run dgemm 120 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB" --progress 0 --json "$OUT/dgemm.json"
 run dgemm-k2048 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm 16384,16384,2048 --progress 0
 
 # Small N: GPU only, CPU only, hybrid (fresh table, then reused).
@@ -89,6 +89,37 @@ if [ "$NGPU" -ge 2 ] && command -v mpirun >/dev/null; then
   run grid1x2 300 mpirun -np 2 --oversubscribe -x OMP_NUM_THREADS=$((CORES / 2)) -x OPENBLAS_NUM_THREADS=$((CORES / 2)) \
     "$GLUON" hpl "$OUT/HPL-1x2.dat" --backend cuda --json "$OUT/grid1x2.json"
 fi
+# The targets of issue 5, from the JSON summaries (missing runs are reported as missing).
+python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
+import json, os, sys
+out = sys.argv[1]
+def rate(name):
+    try:
+        j = json.load(open(os.path.join(out, name + ".json")))
+    except Exception:
+        return None
+    if name == "dgemm":
+        return j.get("dgemm", {}).get("gflops")
+    runs = j.get("runs", [])
+    return runs[0]["gflops"] if runs and runs[0].get("passed") else None
+r = {k: rate(k) for k in ["dgemm", "small-gpu", "small-cpu", "small-hybrid", "hybrid", "gpu-incore", "gpu-ooc", "grid1x2"]}
+print("# rates (GFLOP/s):", {k: (round(v, 1) if v else None) for k, v in r.items()})
+def ratio(label, a, b, target):
+    if r.get(a) and r.get(b):
+        q = r[a] / r[b]
+        print(f"# {label}: {q:.3f} (target >= {target}) {'met' if q >= target else 'NOT met'}")
+    else:
+        print(f"# {label}: not measured ({a} or {b} missing)")
+ratio("in-core GPU-only HPL / cuBLAS DGEMM", "gpu-incore", "dgemm", 0.75)
+ratio("in-core hybrid HPL / cuBLAS DGEMM", "hybrid", "dgemm", 0.75)
+ratio("out-of-core / in-core (GPU only)", "gpu-ooc", "gpu-incore", 0.70)
+if r.get("grid1x2") and r.get("gpu-incore"):
+    q = r["grid1x2"] / (2 * r["gpu-incore"])
+    print(f"# 1x2 / (2 x one GPU): {q:.3f} (target >= 0.85) {'met' if q >= 0.85 else 'NOT met'}")
+if r.get("small-hybrid") and r.get("small-gpu") and r.get("small-cpu"):
+    best = max(r["small-gpu"], r["small-cpu"])
+    print(f"# hybrid / best of GPU-only and CPU-only at N=small: {r['small-hybrid'] / best:.3f} (target >= 1)")
+PY
 echo "# split tables (log2(flops) samples gpu_fraction gpu_gflops cpu_gflops core fractions):" >> "$OUT/summary.txt"
 cat "$OUT/split-table.txt" >> "$OUT/summary.txt" 2>/dev/null
 cat "$OUT/summary.txt"

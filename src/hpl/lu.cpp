@@ -65,7 +65,7 @@ struct PanelBuf {
 class Lu {
  public:
   Lu(const HplRunParams& prm, HplGrid& g, LocalMatrix& a, UpdateEngine& eng)
-      : prm_(prm), g_(g), a_(a), eng_(eng), nb_(prm.nb), n_(prm.n) {}
+      : prm_(prm), g_(g), a_(a), eng_(eng), nb_(prm.nb), n_(prm.n), par_(eng.parallel_host_copies()) {}
 
   void factorize(const std::function<void(double)>& progress) {
     const long npan = (n_ + nb_ - 1) / nb_;
@@ -309,7 +309,7 @@ class Lu {
       if (nr == 0) return;
       std::vector<long> li(grows.size());
       for (long s = 0; s < nr; ++s) li[s] = to_local(grows[s], nb_, np);
-#pragma omp parallel for schedule(static) if (nc * nr > 65536)
+#pragma omp parallel for schedule(static) if (par_ && nc * nr > 65536)
       for (long cc = 0; cc < nc; ++cc) {
         const double* col = a_.col(c0 + cc);
         for (long s = 0; s < nr; ++s) dst[cc * nr + s] = col[li[s]];
@@ -354,7 +354,7 @@ class Lu {
       std::vector<long> li(moves[me].size());
       for (long s = 0; s < nr; ++s) li[s] = to_local(moves[me][s].first, nb_, np);
       if (nr > 0) {
-#pragma omp parallel for schedule(static) if (nc * nr > 65536)
+#pragma omp parallel for schedule(static) if (par_ && nc * nr > 65536)
         for (long cc = 0; cc < nc; ++cc) {
           double* col = a_.col(c0 + cc);
           for (long s = 0; s < nr; ++s) col[li[s]] = mine[cc * nr + s];
@@ -368,14 +368,14 @@ class Lu {
       if (nr == 0) continue;
       const double* x = blocks[r].data();
       const std::vector<int>& ks = rows_of[r];
-#pragma omp parallel for schedule(static) if (nc * nr > 65536)
+#pragma omp parallel for schedule(static) if (par_ && nc * nr > 65536)
       for (long cc = 0; cc < nc; ++cc)
         for (long s = 0; s < nr; ++s) u[ks[s] + cc * jb] = x[cc * nr + s];
     }
     cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, jb, nc, 1.0, pb.ut(), jb, u, jb);
     if (me == curr) {
       const long i0 = lo(j);
-#pragma omp parallel for schedule(static) if (nc * jb > 65536)
+#pragma omp parallel for schedule(static) if (par_ && nc * jb > 65536)
       for (long cc = 0; cc < nc; ++cc)
         for (int k = 0; k < jb; ++k) a_.at(i0 + k, c0 + cc) = u[k + cc * jb];
     }
@@ -392,6 +392,7 @@ class Lu {
   LocalMatrix& a_;
   UpdateEngine& eng_;
   long nb_, n_;
+  bool par_;
 };
 
 // Solves U x = y (y is column n of the factored [A b]); x ends on every grid process.

@@ -148,11 +148,16 @@ class CudaEngine : public UpdateEngine {
   void finish() override {
     if (!opt_.split_table.empty()) table_.save(opt_.split_table);
   }
+  bool parallel_host_copies() const override { return true; }
 
   std::string summary() const override {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "updates %ld, GPU %.1f%% of the update flops, tile %ldx%ld, %d operand loads, %d reuses\n",
-                  calls_, flops_all_ > 0 ? 100.0 * flops_gpu_ / flops_all_ : 0.0, tile_, tile_, loads_, reuses_);
+    const double dev_gb = 8.0 * pipe_->slots() * (static_cast<double>(tile_) * tile_ + 2.0 * tile_ * k_) * 1e-9;
+    std::snprintf(buf, sizeof buf,
+                  "updates %ld, GPU %.1f%% of the update flops, tile %ldx%ld (%.2f GB of device memory, budget %.2f GB), "
+                  "%d operand loads, %d reuses\n",
+                  calls_, flops_all_ > 0 ? 100.0 * flops_gpu_ / flops_all_ : 0.0, tile_, tile_, dev_gb,
+                  static_cast<double>(budget_) * 1e-9, loads_, reuses_);
     return std::string(buf) + "split table:\n" + table_.to_text();
   }
   const sched::SplitTable& table() const { return table_; }
@@ -234,7 +239,7 @@ class CudaEngine : public UpdateEngine {
     const int s = pipe_->slots();
     const double per = static_cast<double>(budget_) / (8.0 * s);
     long t = static_cast<long>(-static_cast<double>(k) + std::sqrt(static_cast<double>(k) * k + per));
-    t = std::min<long>(t, 16384) / 64 * 64;
+    t = std::min<long>(t, 8192) / 64 * 64;  // 8192: cuBLAS at full speed, enough tiles to overlap
     if (t < 256)
       throw InputError("hpl: --gpu-memory-limit " + std::to_string(budget_) + " bytes leaves tiles under 256 columns for NB=" +
                        std::to_string(k) + "; allow more device memory or use a smaller NB");

@@ -56,6 +56,9 @@ class UpdateEngine {
   // The local matrix, for the duration of a run (the CUDA engine pins it); idempotent.
   virtual void register_host(double* /*data*/, std::size_t /*count*/) {}
   virtual void unregister_host() {}
+  // Whether the LU's row copies (swaps) may use OpenMP threads. The CPU engine says no: OpenMP's
+  // spinning threads would fight OpenBLAS's own pool for the cores.
+  virtual bool parallel_host_copies() const { return false; }
   // Called once at the end of a run (the CUDA engine saves its split table).
   virtual void finish() {}
 
