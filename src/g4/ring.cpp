@@ -284,7 +284,10 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
     bool any_pending = false;
     for (const RingLane& L : lanes) any_pending = any_pending || L.pending;
     const std::int64_t n = mine.size();
-    const int chunks = cpu && any_pending ? 16 : 1;
+    // Up to 256 chunks of at least 4096 entries: frequent enough for the shared-memory transport's
+    // fragments to keep moving, few enough for the OpenMP start-up to stay small.
+    const int chunks =
+        cpu && any_pending ? static_cast<int>(std::clamp<std::int64_t>(n / 4096, 1, 256)) : 1;
     for (const Task& t : tasks) {
       RingLane& L = lanes[static_cast<std::size_t>(t.lane)];
       if (t.generate) {
@@ -445,6 +448,9 @@ RingResult run_ring(comm::Communicator& world, const Layout& layout, const RingO
   if (comm_alone_s > 0)
     res.hidden_fraction = std::clamp(1.0 - res.exposed_wait_s / world.max(comm_alone_s), 0.0, 1.0);
   res.update_bytes_per_entry = bytes_per_update(layout, o.precision, mine.begin, mine.end);
+  if (res.update_round_s > 0)
+    res.update_alone_gbs =
+        world.max(res.update_bytes_per_entry * double(mine.size()) * R) / res.update_round_s / 1e9;
   const double counted = res.update_bytes_per_entry * double(mine.size()) * o.measurements * S;
   // Per-rank rate: the busiest rank's counted bytes over its update time (generation included).
   res.update_gbs = res.update_s > 0 ? world.max(counted) / res.update_s / 1e9 : 0;

@@ -18,8 +18,8 @@
 //       transfers go over an NCCL communicator on one stream per ring and the updates on their
 //       own stream (a build without NCCL stages each transfer through pinned host memory over
 //       MPI, the host testing the transfers while the kernels run); on the CPU they are host buffers over the MPI (or single) communicator, and
-//       the update is cut into chunks between which the pending transfers are tested so that
-//       MPI progresses.
+//       the update is cut into chunks (up to 256) between which the pending transfers are
+//       tested so that MPI progresses.
 //       At the end: with `gather`, world rank 0 receives the whole G4 (RingResult::full); with
 //       `output_dir`, each rank of the first sub-ring writes its slice to
 //       output_dir/g4-slice-<r>-of-<S>.bin (header described in docs/g4.md; written to a
@@ -84,7 +84,8 @@ struct RingResult {
   double transfer_round_s = 0, update_round_s = 0;
   double transfer_bandwidth_gbs = 0;  // R |G| / transfer_round_s
   double hidden_fraction = 0;         // 1 - exposed_wait / (transfer steps * transfer_round_s)
-  double update_gbs = 0;              // counted update bytes / update time
+  double update_gbs = 0;              // counted update bytes / update time (the loop)
+  double update_alone_gbs = 0;        // counted bytes of R updates / update_round_s (calibration)
   double update_bytes_per_entry = 0;
   double peer_bandwidth_gbs = 0;      // one-way ring rank 0 -> 1 (when asked)
   double checksum = 0;                // sum of re + im over the whole G4
