@@ -31,11 +31,11 @@ class NcclPending final : public Pending {
     cuda_check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate");
     cuda_check(cudaEventRecord(event_, static_cast<cudaStream_t>(stream)), "cudaEventRecord");
   }
+  // Dropping the handle does not wait: the transfers stay ordered on their stream, and CUDA
+  // releases a recorded event once it completes. (Waiting here would stall the host, and with it
+  // the launch of the next kernels, on every halo exchange.)
   ~NcclPending() override {
-    if (event_) {
-      cudaEventSynchronize(event_);
-      cudaEventDestroy(event_);
-    }
+    if (event_) cudaEventDestroy(event_);
   }
   void wait() override { cuda_check(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
   bool test() override {

@@ -216,9 +216,8 @@ void SpinorHalo::move_faces(const runtime::Event& packed) const {
                                 MemSpace::pinned, bytes_to_fwd_[mu], cs);
     }
   }
-  runtime::Event done;
-  done.record(cs);
-  done.make_wait(ex_);
+  done_.record(cs);
+  done_.make_wait(ex_);
 }
 
 // cpu: posts the exchange of host buffers; the caller waits.
@@ -239,9 +238,8 @@ void SpinorHalo::exchange_only(const HaloOps& ops) const {
     post_host_exchange()->wait();
     return;
   }
-  runtime::Event packed;
-  packed.record(ex_);
-  move_faces(packed);
+  packed_.record(ex_);
+  move_faces(packed_);
 }
 
 void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
@@ -259,14 +257,13 @@ void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
     ops.body(v, ex_);
     pending->wait();
   } else {
-    runtime::Event packed;
-    packed.record(ex_);
+    packed_.record(ex_);
     if (p == HaloPolicy::no_overlap) {
-      move_faces(packed);
+      move_faces(packed_);
       ops.body(v, ex_);
     } else {
       ops.body(v, ex_);  // queued before the faces move: it runs while they travel
-      move_faces(packed);
+      move_faces(packed_);
     }
   }
   if (p == HaloPolicy::overlap)

@@ -83,6 +83,7 @@ class SpinorHalo {
   mutable std::array<runtime::Buffer, 4> h_send_bwd_, h_send_fwd_, h_ghost_fwd_, h_ghost_bwd_;
   bool staged_ = false;
   std::unique_ptr<runtime::Stream> comm_stream_;
+  mutable runtime::Event packed_, done_;  // reused every call (no event creation per dslash)
   mutable HaloStats stats_;
   mutable HaloPolicy chosen_ = HaloPolicy::auto_;
   mutable int trial_ = 0;

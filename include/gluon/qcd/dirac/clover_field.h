@@ -139,8 +139,9 @@ struct CloverAccessor {
     block_type v;
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[2 * s + b];
-    for (int r = 0; r < kCloverBlockReals; ++r)
-      v.set_real(r, RealCodec<Store>::decode(data[layout.offset(s, b, r)], scale));
+    Store raw[kCloverBlockReals];
+    load_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
+    for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
     return v;
   }
   template <class T> GLUON_HD_INLINE void store(std::int64_t s, int b, const CloverBlock<T>& v) const {
@@ -152,11 +153,13 @@ struct CloverAccessor {
       }
       norm[2 * s + b] = mx;
       const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
-      for (int r = 0; r < kCloverBlockReals; ++r)
-        data[layout.offset(s, b, r)] = to_half(static_cast<float>(v.real_at(r)), inv);
+      Store raw[kCloverBlockReals];
+      for (int r = 0; r < kCloverBlockReals; ++r) raw[r] = to_half(static_cast<float>(v.real_at(r)), inv);
+      store_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);
     } else {
-      for (int r = 0; r < kCloverBlockReals; ++r)
-        data[layout.offset(s, b, r)] = static_cast<Store>(v.real_at(r));
+      Store raw[kCloverBlockReals];
+      for (int r = 0; r < kCloverBlockReals; ++r) raw[r] = static_cast<Store>(v.real_at(r));
+      store_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);
     }
   }
 };
