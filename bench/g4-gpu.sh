@@ -53,6 +53,7 @@ run() {
   fi
 }
 
+BACKEND=${BACKEND:-cuda}
 say "device"
 nvidia-smi --query-gpu=index,name,memory.total --format=csv 2>&1 | tee -a "$LOG" || true
 nvidia-smi topo -m 2>&1 | tee -a "$LOG" || true
@@ -61,7 +62,6 @@ say "copy: $GLUON bench copy --backend $BACKEND --json"
 "$GLUON" bench copy --backend "$BACKEND" --json >"$OUT/copy.json" 2>>"$LOG" || failures=$((failures + 1))
 cat "$OUT/copy.json" >>"$LOG"
 
-BACKEND=${BACKEND:-cuda}
 BIG_CLUSTER=${BIG_CLUSTER:-8x8}
 BIG_F=${BIG_F:-16}
 MEMCAP_TRANSFERS=${MEMCAP_TRANSFERS:-360}
