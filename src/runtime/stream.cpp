@@ -33,16 +33,21 @@ void use_device(int device) {
 
 // ---------------------------------------------------------------- Stream
 
-Stream::Stream(const Exec& ex, bool non_blocking) : backend_(ex.backend), device_(ex.device) {
+Stream::Stream(const Exec& ex, bool non_blocking, bool high_priority)
+    : backend_(ex.backend), device_(ex.device) {
   if (backend_ != Backend::cuda) return;
 #if GLUON_HAVE_CUDA
   use_device(device_);
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
   cudaStream_t s = nullptr;
-  check(cudaStreamCreateWithFlags(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault),
+  check(cudaStreamCreateWithPriority(&s, non_blocking ? cudaStreamNonBlocking : cudaStreamDefault,
+                                     high_priority ? greatest : least),
         "cudaStreamCreate on device " + std::to_string(device_));
   handle_ = s;
 #else
   (void)non_blocking;
+  (void)high_priority;
   no_cuda("stream creation");
 #endif
 }

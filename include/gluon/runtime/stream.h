@@ -23,8 +23,10 @@ class Stream {
  public:
   // An inert cpu stream.
   Stream() = default;
-  // cpu: inert. cuda: a new stream on ex.device (DeviceError when creation fails).
-  explicit Stream(const Exec& ex, bool non_blocking = true);
+  // cpu: inert. cuda: a new stream on ex.device (DeviceError when creation fails). A
+  // high-priority stream's blocks are scheduled before those of normal streams as SMs free up
+  // (halo transfers use one, so that they are not queued behind a kernel filling the GPU).
+  explicit Stream(const Exec& ex, bool non_blocking = true, bool high_priority = false);
   ~Stream();
   Stream(Stream&& other) noexcept;
   Stream& operator=(Stream&& other) noexcept;

@@ -153,7 +153,7 @@ SpinorHalo::SpinorHalo(const Geometry& g, const std::array<double, 4>& boundary,
       h_ghost_bwd_[mu] = runtime::Buffer(runtime::MemSpace::pinned, bytes_to_fwd_[mu], l + " ghost- (host)", ex.device);
     }
   }
-  if (ex.on_device()) comm_stream_ = std::make_unique<runtime::Stream>(ex);
+  if (ex.on_device()) comm_stream_ = std::make_unique<runtime::Stream>(ex, true, /*high_priority=*/true);
 }
 
 SpinorHalo::~SpinorHalo() = default;
@@ -185,8 +185,8 @@ static std::vector<comm::Transfer> make_batch(const comm::ProcessGrid& pg, const
   return batch;
 }
 
-// Moves the packed faces into the ghosts, after `packed` (recorded on ex_ after the pack);
-// later work on ex_ waits for the ghosts. NCCL: queued on the comm stream, the host goes on at
+// Moves the packed faces into the ghosts, after `packed` (recorded on ex_ after the pack), and
+// records done_ when they are in place; the caller makes ex_ wait for done_ where it needs them. NCCL: queued on the comm stream, the host goes on at
 // once. MPI with device data: device -> pinned on the comm stream, the host waits for it and for
 // MPI (while kernels queued earlier on ex_ run), then pinned -> device.
 void SpinorHalo::move_faces(const runtime::Event& packed) const {
@@ -217,7 +217,6 @@ void SpinorHalo::move_faces(const runtime::Event& packed) const {
     }
   }
   done_.record(cs);
-  done_.make_wait(ex_);
 }
 
 // cpu: posts the exchange of host buffers; the caller waits.
@@ -240,6 +239,7 @@ void SpinorHalo::exchange_only(const HaloOps& ops) const {
   }
   packed_.record(ex_);
   move_faces(packed_);
+  done_.make_wait(ex_);
 }
 
 void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
@@ -260,10 +260,19 @@ void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
     packed_.record(ex_);
     if (p == HaloPolicy::no_overlap) {
       move_faces(packed_);
+      done_.make_wait(ex_);
       ops.body(v, ex_);
-    } else {
-      ops.body(v, ex_);  // queued before the faces move: it runs while they travel
+    } else if (!staged_) {
+      // NCCL: the transfer is queued (on the high-priority comm stream) before the interior
+      // kernel, so that its blocks hold SMs before the interior kernel fills the rest; queued
+      // after it, it would wait for it to finish.
       move_faces(packed_);
+      ops.body(v, ex_);
+      done_.make_wait(ex_);
+    } else {
+      ops.body(v, ex_);  // staged through the host: queued first, it runs while the host moves faces
+      move_faces(packed_);
+      done_.make_wait(ex_);
     }
   }
   if (p == HaloPolicy::overlap)
