@@ -13,12 +13,12 @@
 #   gpu-ooc.txt        N=$N: GPU only with --gpu-memory-limit at half of the matrix bytes
 #   grid1x2.txt        (2 GPUs and mpirun) 1x2 grid, N2 = N*sqrt(2) (the same N^2 per GPU)
 #   summary.txt        the T/V lines and rates; progress lines go to the *.err files
-# Budget: about 6 minutes on an H100 with the defaults (N=40000, NB=768); N, NB, NS override.
+# Budget: about 6 minutes on an H100 with the defaults (N=40000, NB=1024); N, NB, NS override.
 set -uo pipefail
 GLUON=${GLUON:-build-cuda/bin/gluon}
 OUT=${OUT:?set OUT to the output directory}
 N=${N:-40000}
-NB=${NB:-768}
+NB=${NB:-1024}
 NS=${NS:-16000}
 mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none

@@ -119,3 +119,31 @@ TEST(HplLu, FlopCountAndBadInput) {
   p.n = 10, p.p = 2;
   EXPECT_THROW(run_hpl(p, g, quiet()), gluon::InputError);
 }
+
+#if GLUON_HAVE_CUDA
+#include "gluon/runtime/exec.h"
+
+// On a GPU: the GPU-only and a fixed 50/50 hybrid update give the CPU's solution (N large enough
+// that the updates reach the GPU, a memory cap small enough to need several tiles).
+TEST(HplLu, CudaEnginesMatchTheCpu) {
+  if (!gluon::runtime::cuda_available()) GTEST_SKIP() << "no CUDA device: gpu part not run";
+  auto g = single_grid();
+  HplRunParams p;
+  p.n = 1800, p.nb = 64;
+  const auto cpu = run_hpl(p, g, quiet());
+  ASSERT_TRUE(cpu.passed);
+  for (double fraction : {1.0, 0.5}) {
+    CudaEngineOptions co;
+    co.mode = fraction == 1.0 ? "gpu" : "hybrid";
+    co.fixed_fraction = fraction;
+    co.memory_limit = 2 * 8 * (512 * 512 + 2 * 512 * 64);  // two slots of 512 x 512 tiles
+    auto eng = make_cuda_engine(co);
+    auto o = quiet();
+    o.engine = eng.get();
+    const auto r = run_hpl(p, g, o);
+    EXPECT_TRUE(r.passed) << co.mode << " resid " << r.resid;
+    EXPECT_LT(max_diff(r.x, cpu.x), 1e-8 * (1 + cpu.norm_x)) << co.mode;
+    EXPECT_NE(eng->summary().find("tile 512x512"), std::string::npos) << eng->summary();
+  }
+}
+#endif

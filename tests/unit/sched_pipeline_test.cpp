@@ -96,3 +96,42 @@ TEST(SchedPipeline, OperandCacheReusesAndNeverEvictsInFlight) {
   EXPECT_EQ(b.loads(), cols + (rows - 1) * (cols - slots));
   EXPECT_EQ(b.reuses(), (rows - 1) * slots);
 }
+
+#if GLUON_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gluon/runtime/exec.h"
+
+// On a GPU: the three streams and their events keep every task's data apart through the shared
+// device slots (copies only: in -> slot, slot -> result slot on the compute stream, -> out).
+TEST(SchedPipeline, CudaStreamsKeepTasksApart) {
+  if (!gluon::runtime::cuda_available()) GTEST_SKIP() << "no CUDA device: gpu part not run";
+  const int n = 16, len = 1 << 16, slots = 2;
+  double *host = nullptr, *dev_in = nullptr, *dev_out = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&host), sizeof(double) * 2 * n * len), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&dev_in), sizeof(double) * slots * len), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&dev_out), sizeof(double) * slots * len), cudaSuccess);
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < len; ++i) host[t * len + i] = t * 1000.0 + i, host[(n + t) * len + i] = -1.0;
+  std::vector<PipelineTask> tasks(n);
+  const std::size_t bytes = sizeof(double) * len;
+  for (int t = 0; t < n; ++t) {
+    tasks[t].input = [=](int s, void* st) {
+      cudaMemcpyAsync(dev_in + s * len, host + t * len, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(st));
+    };
+    tasks[t].execute = [=](int s, void* st) {
+      cudaMemcpyAsync(dev_out + s * len, dev_in + s * len, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(st));
+    };
+    tasks[t].output = [=](int s, void* st) {
+      cudaMemcpyAsync(host + (n + t) * len, dev_out + s * len, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(st));
+    };
+  }
+  Pipeline p(slots, true);
+  p.run(tasks);
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < len; i += 997) ASSERT_EQ(host[(n + t) * len + i], t * 1000.0 + i) << "task " << t;
+  cudaFreeHost(host);
+  cudaFree(dev_in);
+  cudaFree(dev_out);
+}
+#endif
