@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -162,13 +163,14 @@ void run(const HplOptions& o) {
   if (speaker) *out << header(dat) << std::flush;
 
   int passed = 0, failed = 0, skipped = 0;
+  std::set<std::pair<int, int>> reported;  // grids already reported as too large
   js["runs"] = nlohmann::ordered_json::array();
   for (const auto& r : runs) {
     if (r.p * r.q > world.size()) {
       ++skipped;
-      if (speaker)
-        *out << fmt::format("HPL ERROR: grid {} x {} needs {} processes, {} present: skipped\n", r.p, r.q, r.p * r.q,
-                            world.size());
+      if (speaker && reported.insert({r.p, r.q}).second)
+        *out << fmt::format("HPL ERROR: grid {} x {} needs {} processes, {} present: its runs are skipped\n", r.p, r.q,
+                            r.p * r.q, world.size());
       continue;
     }
     auto grid = hpl::make_grid(world, r.p, r.q, r.column_major);
