@@ -20,7 +20,7 @@ runtime::Exec exec_for_rank(const std::string& backend) {
   return runtime::cuda_exec(w.local_rank());
 }
 
-std::string grid_text(const comm::Grid4& g) { return fmt::format("{}x{}x{}x{}", g[0], g[1], g[2], g[3]); }
+std::string grid_text(const comm::Grid4& g) { return comm::ProcessGrid(g, 0).to_string(); }
 
 comm::Grid4 grid_for(const qcd::Coords& lattice, const std::string& grid_flag) {
   const comm::Grid4 lat{lattice[0], lattice[1], lattice[2], lattice[3]};
@@ -32,22 +32,6 @@ comm::Grid4 grid_for(const qcd::Coords& lattice, const std::string& grid_flag) {
                                  g[0] * g[1] * g[2] * g[3], n, n == 1 ? "" : "s"));
   comm::check_grid(lat, g);
   return g;
-}
-
-qcd::Geometry rank_geometry(const qcd::Coords& lattice, const comm::Grid4& grid) {
-  const comm::ProcessGrid pg(grid, comm::world().rank());
-  return qcd::Geometry(lattice, {grid[0], grid[1], grid[2], grid[3]},
-                       {pg.coords()[0], pg.coords()[1], pg.coords()[2], pg.coords()[3]});
-}
-
-qcd::GaugeField local_block(const qcd::GaugeField& whole, const qcd::Geometry& local) {
-  qcd::GaugeField u = qcd::GaugeField::canonical(local);
-  for (std::int64_t s = 0; s < local.volume(); ++s) {
-    const qcd::Coords x = local.local_to_global(local.coords(s));
-    const std::int64_t w = whole.geometry().eo_index(x);
-    for (int mu = 0; mu < 4; ++mu) u.link(s, mu) = whole.link(w, mu);
-  }
-  return u;
 }
 
 void apply_halo_flag(const std::string& policy) { qcd::set_default_halo_policy(qcd::halo_policy_from_name(policy)); }

@@ -16,6 +16,7 @@
 #include "gluon/qcd/dirac/staggered_links.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/comm/environment.h"
+#include "gluon/qcd/distribute.h"
 #include "gluon/qcd/gauge_start.h"
 #include "ranks.h"
 #include "gluon/qcd/observables.h"
@@ -120,10 +121,10 @@ std::unique_ptr<qcd::DiracOperator> build_operator(const qcd::DiracParams& p, co
                                                    const qcd::Geometry& local, const runtime::Exec& ex) {
   const bool split = local.volume() != whole.geometry().volume();
   if (p.type != qcd::DiracType::improved_staggered)
-    return split ? qcd::make_dirac(p, local_block(whole, local), ex) : qcd::make_dirac(p, whole, ex);
+    return split ? qcd::make_dirac(p, qcd::scatter_gauge(whole, local), ex) : qcd::make_dirac(p, whole, ex);
   const auto links = qcd::unsmeared_improved_links(whole, runtime::cpu_exec());
   if (!split) return qcd::make_improved_staggered(p, links.fat, links.longlinks, ex);
-  return qcd::make_improved_staggered(p, local_block(links.fat, local), local_block(links.longlinks, local), ex);
+  return qcd::make_improved_staggered(p, qcd::scatter_gauge(links.fat, local), qcd::scatter_gauge(links.longlinks, local), ex);
 }
 
 void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
@@ -142,7 +143,7 @@ void run_solve(const SolveOptions& o) {
   // Every rank holds the whole lattice's links (read or generated), then keeps its block.
   const qcd::GaugeField u = load_or_generate(o, ex, gauge_source);
   const comm::Grid4 grid = grid_for(u.geometry().global_dims(), o.grid);
-  const qcd::Geometry g = rank_geometry(u.geometry().global_dims(), grid);
+  const qcd::Geometry g = qcd::make_geometry(u.geometry().global_dims(), grid, comm::world().rank());
 
   qcd::DiracParams p;
   p.type = qcd::parse_dirac_type(o.op);

@@ -14,6 +14,7 @@
 #include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/dirac/staggered.h"
 #include "gluon/qcd/dirac/wilson.h"
+#include "gluon/qcd/distribute.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
@@ -37,21 +38,7 @@ std::vector<comm::Grid4> grids_for(int n) {
 
 std::string name(const comm::Grid4& g) { return comm::ProcessGrid(g, 0).to_string(); }
 
-Geometry block(const comm::Grid4& grid) {
-  const comm::ProcessGrid pg(grid, comm::world().rank());
-  return Geometry(kLattice, {grid[0], grid[1], grid[2], grid[3]},
-                  {pg.coords()[0], pg.coords()[1], pg.coords()[2], pg.coords()[3]});
-}
-
-// The rank's block of a whole-lattice canonical field.
-GaugeField local_links(const GaugeField& whole, const Geometry& g) {
-  GaugeField u = GaugeField::canonical(g);
-  for (std::int64_t s = 0; s < g.volume(); ++s) {
-    const Coords x = g.local_to_global(g.coords(s));
-    for (int mu = 0; mu < 4; ++mu) u.link(s, mu) = whole.link(whole.geometry().eo_index(x), mu);
-  }
-  return u;
-}
+Geometry block(const comm::Grid4& grid) { return make_geometry(kLattice, grid, comm::world().rank()); }
 
 SpinorField local_spinor(const SpinorField& whole, const Geometry& g) {
   SpinorFieldParams p = whole.params();
@@ -143,7 +130,7 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
       for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
         Policy guard(pol);
         const Geometry g = block(grid);
-        const auto op = make(local_links(whole, g), local_links(lng, g));
+        const auto op = make(scatter_gauge(whole, g), scatter_gauge(lng, g));
         const SpinorField in = local_spinor(canonical(in_w), g);
         SpinorFieldParams vp = op->vector_params();
         SpinorField x(vp), out(vp), outd(vp);
@@ -178,7 +165,7 @@ TEST(SplitLattice, AllFourDimensionsCut) {
     for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
       Policy guard(pol);
       const Geometry g = block(grid);
-      const auto op = make_dirac(p, local_links(whole, g), cpu);
+      const auto op = make_dirac(p, scatter_gauge(whole, g), cpu);
       EXPECT_TRUE(op->split());
       SpinorField out(op->vector_params());
       op->M(out, local_spinor(in_w, g));
@@ -207,7 +194,7 @@ TEST(SplitLattice, MixedPrecisionSolveEqualsTheSingleProcessSolve) {
     ASSERT_TRUE(rw.converged);
     for (const comm::Grid4& grid : grids_for(comm::world().size())) {
       const Geometry g = block(grid);
-      const GaugeField u = local_links(whole, g);
+      const GaugeField u = scatter_gauge(whole, g);
       const auto op = make_dirac(p, u, cpu);
       const auto op_s = make_dirac(ps, u, cpu);
       const SpinorField b = local_spinor(b_w, g);

@@ -7,6 +7,7 @@
 #include "gluon/comm/environment.h"
 #include "gluon/comm/process_grid.h"
 #include "gluon/qcd/bench/timing.h"
+#include "gluon/qcd/distribute.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/qcd/spinor_field.h"
@@ -32,12 +33,12 @@ namespace {
 Geometry bench_geometry(const DslashBenchParams& p) {
   const Coords& gr = p.grid;
   if (gr[0] * gr[1] * gr[2] * gr[3] == 1) return Geometry(p.lattice);
-  comm::check_grid({p.lattice[0], p.lattice[1], p.lattice[2], p.lattice[3]}, {gr[0], gr[1], gr[2], gr[3]});
-  const comm::ProcessGrid pg({gr[0], gr[1], gr[2], gr[3]}, comm::world().rank());
-  if (pg.size() != comm::world().size())
-    throw InputError("bench dslash: --grid " + pg.to_string() + " needs " + std::to_string(pg.size()) +
-                     " ranks, " + std::to_string(comm::world().size()) + " run");
-  return Geometry(p.lattice, gr, {pg.coords()[0], pg.coords()[1], pg.coords()[2], pg.coords()[3]});
+  const comm::Grid4 grid{gr[0], gr[1], gr[2], gr[3]};
+  const int ranks = gr[0] * gr[1] * gr[2] * gr[3];
+  if (ranks != comm::world().size())
+    throw InputError("bench dslash: --grid " + comm::ProcessGrid(grid, 0).to_string() + " needs " +
+                     std::to_string(ranks) + " ranks, " + std::to_string(comm::world().size()) + " run");
+  return make_geometry(p.lattice, grid, comm::world().rank());
 }
 }  // namespace
 
