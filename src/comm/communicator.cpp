@@ -114,7 +114,7 @@ class SingleCommunicator final : public Communicator {
       auto it = std::find_if(mailbox_.begin(), mailbox_.end(),
                              [&](const Mail& m) { return m.tag == recvs[i]->tag; });
       if (it == mailbox_.end()) continue;
-      deliver(it->data.data(), it->data.size(), *recvs[i], stream, /*host_source=*/true);
+      deliver(it->data.data(), it->data.size(), *recvs[i], stream);
       mailbox_.erase(it);
       used[i] = true;
     }
@@ -123,7 +123,7 @@ class SingleCommunicator final : public Communicator {
       bool matched = false;
       for (std::size_t i = 0; i < recvs.size() && !matched; ++i) {
         if (used[i] || recvs[i]->tag != t.tag) continue;
-        deliver(t.data, t.bytes, *recvs[i], stream, false);
+        deliver(t.data, t.bytes, *recvs[i], stream);
         used[i] = matched = true;
       }
       if (!matched) {
@@ -154,7 +154,7 @@ class SingleCommunicator final : public Communicator {
       throw InputError(std::string("single communicator: ") + what + ": expected rank 0, found " +
                        std::to_string(peer));
   }
-  static void deliver(const void* src, std::size_t bytes, const Transfer& r, void* stream, bool) {
+  static void deliver(const void* src, std::size_t bytes, const Transfer& r, void* stream) {
     if (bytes > r.bytes)
       throw InputError("single communicator: message of " + std::to_string(bytes) +
                        " bytes into a receive of " + std::to_string(r.bytes));

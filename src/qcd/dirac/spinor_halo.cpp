@@ -280,13 +280,12 @@ void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
       if (ghost_view_.cut[mu]) ops.exterior(mu, v, ex_);
 }
 
-HaloPolicy SpinorHalo::choose(const HaloOps& ops) const {
+HaloPolicy SpinorHalo::choose() const {
   const HaloPolicy forced = default_halo_policy();
   if (forced != HaloPolicy::auto_) return forced;
   if (chosen_ != HaloPolicy::auto_) return chosen_;
   const PolicyKey key{name_, geom_.volume()};
   if (auto it = policy_cache().find(key); it != policy_cache().end()) return chosen_ = it->second;
-  (void)ops;
   // Trials: calls 0-2 no_overlap, 3-5 overlap; the first of each is a warm-up (tuning, first
   // touch), the other two are timed. Every rank must decide alike: the times are maxed over ranks.
   return trial_ < 3 ? HaloPolicy::no_overlap : HaloPolicy::overlap;
@@ -297,7 +296,7 @@ void SpinorHalo::run(const HaloOps& ops) const {
     ops.body(view_, ex_);
     return;
   }
-  const HaloPolicy p = choose(ops);
+  const HaloPolicy p = choose();
   const bool timing = default_halo_policy() == HaloPolicy::auto_ && chosen_ == HaloPolicy::auto_;
   if (!timing) {
     run_policy(ops, p);

@@ -43,6 +43,35 @@ struct HaloOps {
   std::function<void(int mu, const HaloView&, const runtime::Exec&)> exterior;
 };
 
+// The three callbacks for an operator whose launch description `Call` has the fields op (body /
+// pack / exterior, as Call::body etc.), mu, send_bwd, send_fwd and view, and whose `launch(call)`
+// runs it (DslashCall for Wilson/clover, StaggeredLaunch for staggered).
+template <class Call, class Launch>
+HaloOps make_halo_ops(const Call& call, Launch launch) {
+  HaloOps ops;
+  ops.pack = [call, launch](int mu, void* sb, void* sf, const runtime::Exec&) {
+    Call c = call;
+    c.op = Call::pack;
+    c.mu = mu;
+    c.send_bwd = sb;
+    c.send_fwd = sf;
+    launch(c);
+  };
+  ops.body = [call, launch](const HaloView& v, const runtime::Exec&) {
+    Call c = call;
+    c.view = v;
+    launch(c);
+  };
+  ops.exterior = [call, launch](int mu, const HaloView& v, const runtime::Exec&) {
+    Call c = call;
+    c.op = Call::exterior;
+    c.mu = mu;
+    c.view = v;
+    launch(c);
+  };
+  return ops;
+}
+
 class SpinorHalo {
  public:
   // fwd_reals / bwd_reals: reals per face message entry count, as multiples of half_face(mu):
@@ -65,7 +94,7 @@ class SpinorHalo {
   void pack_all(const HaloOps& ops) const;
   void move_faces(const runtime::Event& packed) const;
   std::unique_ptr<comm::Pending> post_host_exchange() const;
-  HaloPolicy choose(const HaloOps& ops) const;
+  HaloPolicy choose() const;
   void run_policy(const HaloOps& ops, HaloPolicy p) const;
 
   Geometry geom_;

@@ -142,28 +142,7 @@ void launch_staggered(Precision prec, const detail::StaggeredLaunch& L) {
 }
 
 detail::HaloOps staggered_halo_ops(Precision prec, const detail::StaggeredLaunch& L) {
-  detail::HaloOps ops;
-  ops.pack = [prec, L](int mu, void* sb, void* sf, const runtime::Exec&) {
-    detail::StaggeredLaunch c = L;
-    c.op = detail::StaggeredLaunch::pack;
-    c.mu = mu;
-    c.send_bwd = sb;
-    c.send_fwd = sf;
-    launch_staggered(prec, c);
-  };
-  ops.body = [prec, L](const detail::HaloView& v, const runtime::Exec&) {
-    detail::StaggeredLaunch c = L;
-    c.view = v;
-    launch_staggered(prec, c);
-  };
-  ops.exterior = [prec, L](int mu, const detail::HaloView& v, const runtime::Exec&) {
-    detail::StaggeredLaunch c = L;
-    c.op = detail::StaggeredLaunch::exterior;
-    c.mu = mu;
-    c.view = v;
-    launch_staggered(prec, c);
-  };
-  return ops;
+  return detail::make_halo_ops(L, [prec](const detail::StaggeredLaunch& c) { launch_staggered(prec, c); });
 }
 
 }  // namespace

@@ -106,28 +106,7 @@ void launch_by_precision(Precision p, const detail::DslashCall& call) {
 }
 
 detail::HaloOps wilson_halo_ops(Precision prec, const detail::DslashCall& call) {
-  detail::HaloOps ops;
-  ops.pack = [prec, call](int mu, void* sb, void* sf, const runtime::Exec&) {
-    detail::DslashCall c = call;
-    c.op = detail::DslashCall::pack;
-    c.mu = mu;
-    c.send_bwd = sb;
-    c.send_fwd = sf;
-    launch_by_precision(prec, c);
-  };
-  ops.body = [prec, call](const detail::HaloView& v, const runtime::Exec&) {
-    detail::DslashCall c = call;
-    c.view = v;
-    launch_by_precision(prec, c);
-  };
-  ops.exterior = [prec, call](int mu, const detail::HaloView& v, const runtime::Exec&) {
-    detail::DslashCall c = call;
-    c.op = detail::DslashCall::exterior;
-    c.mu = mu;
-    c.view = v;
-    launch_by_precision(prec, c);
-  };
-  return ops;
+  return detail::make_halo_ops(call, [prec](const detail::DslashCall& c) { launch_by_precision(prec, c); });
 }
 }  // namespace
 
