@@ -10,34 +10,12 @@
 #include "gluon/comm/environment.h"
 #include "gluon/hpl/lu.h"
 #include "gluon/hpl/matrix.h"
+#include "hpl_reference.h"
 
 using namespace gluon::hpl;
 
 namespace {
 
-std::vector<double> reference_solve(long n) {
-  std::vector<double> m(static_cast<std::size_t>(n * (n + 1)));
-  for (long j = 0; j <= n; ++j)
-    for (long i = 0; i < n; ++i) m[i + j * n] = matrix_entry(n, i, j);
-  auto at = [&](long i, long j) -> double& { return m[i + j * n]; };
-  for (long k = 0; k < n; ++k) {
-    long p = k;
-    for (long i = k + 1; i < n; ++i)
-      if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
-    for (long j = 0; j <= n; ++j) std::swap(at(k, j), at(p, j));
-    for (long i = k + 1; i < n; ++i) {
-      const double l = at(i, k) / at(k, k);
-      for (long j = k; j <= n; ++j) at(i, j) -= l * at(k, j);
-    }
-  }
-  std::vector<double> x(n);
-  for (long i = n - 1; i >= 0; --i) {
-    double s = at(i, n);
-    for (long j = i + 1; j < n; ++j) s -= at(i, j) * x[j];
-    x[i] = s / at(i, i);
-  }
-  return x;
-}
 
 std::vector<std::pair<int, int>> grids_that_fit(int size) {
   std::vector<std::pair<int, int>> g{{1, 1}};
@@ -87,7 +65,7 @@ TEST(HplGrid, AllgatherBlocksBothAlgorithms) {
 TEST(HplGrid, EveryBroadcastSwapAndDepthOnEveryGrid) {
   auto& w = gluon::comm::world();
   const long n = 53;
-  const auto ref = reference_solve(n);
+  const auto ref = gluon::test::hpl_reference_solve(n);
   for (auto [p, q] : grids_that_fit(w.size()))
     for (bool colmajor : {false, true}) {
       if (colmajor && p * q == 1) continue;

@@ -9,36 +9,12 @@
 #include "gluon/comm/communicator.h"
 #include "gluon/hpl/lu.h"
 #include "gluon/hpl/matrix.h"
+#include "hpl_reference.h"
 #include "gluon/runtime/error.h"
 
 namespace {
 
 using namespace gluon::hpl;
-
-// x of A x = b by textbook Gaussian elimination with partial pivoting on the dense N x (N+1) matrix.
-std::vector<double> reference_solve(long n, std::uint64_t seed = default_seed) {
-  std::vector<double> m(static_cast<std::size_t>(n * (n + 1)));
-  for (long j = 0; j <= n; ++j)
-    for (long i = 0; i < n; ++i) m[i + j * n] = matrix_entry(n, i, j, seed);
-  auto at = [&](long i, long j) -> double& { return m[i + j * n]; };
-  for (long k = 0; k < n; ++k) {
-    long p = k;
-    for (long i = k + 1; i < n; ++i)
-      if (std::abs(at(i, k)) > std::abs(at(p, k))) p = i;
-    for (long j = 0; j <= n; ++j) std::swap(at(k, j), at(p, j));
-    for (long i = k + 1; i < n; ++i) {
-      const double l = at(i, k) / at(k, k);
-      for (long j = k; j <= n; ++j) at(i, j) -= l * at(k, j);
-    }
-  }
-  std::vector<double> x(n);
-  for (long i = n - 1; i >= 0; --i) {
-    double s = at(i, n);
-    for (long j = i + 1; j < n; ++j) s -= at(i, j) * x[j];
-    x[i] = s / at(i, i);
-  }
-  return x;
-}
 
 double max_diff(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0;
@@ -63,7 +39,7 @@ RunOptions quiet() {
 TEST(HplLu, EveryFactorisationVariantPasses) {
   auto g = single_grid();
   for (long n : {1L, 37L, 100L}) {
-    const auto ref = reference_solve(n);
+    const auto ref = gluon::test::hpl_reference_solve(n);
     for (int nb : {1, 8, 13})
       for (Fact pf : {Fact::left, Fact::crout, Fact::right})
         for (Fact rf : {Fact::left, Fact::crout, Fact::right})
@@ -84,7 +60,7 @@ TEST(HplLu, EveryFactorisationVariantPasses) {
 TEST(HplLu, SwapVariantsAndLargerBlocks) {
   auto g = single_grid();
   const long n = 150;
-  const auto ref = reference_solve(n);
+  const auto ref = gluon::test::hpl_reference_solve(n);
   for (Swap s : {Swap::bin_exch, Swap::spread_roll, Swap::mix})
     for (int nb : {32, 64, 200}) {
       HplRunParams p;
