@@ -85,6 +85,18 @@ class SpinorHalo {
   const HaloView& local_view() const { return view_; }  // mode 0, phases of a single process
   const HaloView& cut_view() const { return ghost_view_; }  // which dimensions are cut
   void run(const HaloOps& ops) const;
+  // One dslash described by `call` (see make_halo_ops). With no cut dimension it is launched
+  // directly, so a single process builds no callbacks on the hot path.
+  template <class Call, class Launch>
+  void run(const Call& call, Launch launch) const {
+    if (!any_cut_) {
+      Call c = call;
+      c.view = view_;
+      launch(c);
+      return;
+    }
+    run(make_halo_ops(call, launch));
+  }
   // Pack and exchange only (no dslash), for gluon bench's communication timing.
   void exchange_only(const HaloOps& ops) const;
   const HaloStats& stats() const { return stats_; }

@@ -141,8 +141,8 @@ void launch_staggered(Precision prec, const detail::StaggeredLaunch& L) {
   throw Error("staggered operator: unknown precision");
 }
 
-detail::HaloOps staggered_halo_ops(Precision prec, const detail::StaggeredLaunch& L) {
-  return detail::make_halo_ops(L, [prec](const detail::StaggeredLaunch& c) { launch_staggered(prec, c); });
+auto launcher(Precision prec) {
+  return [prec](const detail::StaggeredLaunch& c) { launch_staggered(prec, c); };
 }
 
 }  // namespace
@@ -309,7 +309,7 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
     L.view = halo_->local_view();
     return launch_staggered(prec, L);
   }
-  halo_->run(staggered_halo_ops(prec, L));
+  halo_->run(L, launcher(prec));
 }
 
 bool StaggeredDirac::split() const { return halo_->active(); }
@@ -330,7 +330,7 @@ void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const
   L.in_base = base_for(in, 1 - parity, fat_.geometry().half_volume(), "the input");
   L.first = parity * fat_.geometry().half_volume();
   L.count = fat_.geometry().half_volume();
-  halo_->exchange_only(staggered_halo_ops(params_.precision, L));
+  halo_->exchange_only(detail::make_halo_ops(L, launcher(params_.precision)));
 }
 
 void StaggeredDirac::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {

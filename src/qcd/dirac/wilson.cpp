@@ -105,8 +105,9 @@ void launch_by_precision(Precision p, const detail::DslashCall& call) {
   }
 }
 
-detail::HaloOps wilson_halo_ops(Precision prec, const detail::DslashCall& call) {
-  return detail::make_halo_ops(call, [prec](const detail::DslashCall& c) { launch_by_precision(prec, c); });
+// launch(call) in this operator's precision.
+auto launcher(Precision prec) {
+  return [prec](const detail::DslashCall& c) { launch_by_precision(prec, c); };
 }
 }  // namespace
 
@@ -121,7 +122,7 @@ void WilsonDslash::halo_exchange_only(const SpinorField& in, int parity, bool da
   call.parity = parity;
   call.dagger = dagger;
   call.ex = exec_;
-  halo_->exchange_only(wilson_halo_ops(precision(), call));
+  halo_->exchange_only(detail::make_halo_ops(call, launcher(precision())));
 }
 
 void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool dagger,
@@ -151,7 +152,7 @@ void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool
   call.a = a;
   call.fuse = fuse;
   call.ex = exec_;
-  halo_->run(wilson_halo_ops(precision(), call));
+  halo_->run(call, launcher(precision()));
 }
 
 void WilsonDslash::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {
