@@ -1,8 +1,9 @@
 // gluon hpl [FILE]: HPL 2.3-compatible Linpack (docs/hpl.md). Reads HPL.dat, runs every listed
 // combination on a P x Q grid of the MPI ranks, prints HPL's output (T/V line, residual PASSED or
-// FAILED) and exits non-zero when any run FAILED. The trailing update runs on the CPU (OpenBLAS),
-// or split between cuBLAS and the CPU by an adaptive split table (--backend hybrid), or on the GPU
-// only (--backend cuda); --gpu-memory-limit makes the streamed tiles fit a device-memory cap.
+// FAILED) and exits non-zero when any run FAILED. With a GPU and P = 1, [A b] stays in device
+// memory when it fits (--placement). Otherwise the host holds it and the trailing update runs on
+// the CPU (OpenBLAS), or split between cuBLAS and the CPU by an adaptive split table (--backend
+// hybrid), or on the GPU only (--backend cuda); --gpu-memory-limit caps the device memory used.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -33,6 +34,7 @@ struct HplOptions {
   std::string file = "HPL.dat";
   std::string backend = "auto";
   std::string split_table;
+  std::string placement = "auto";
   std::string json;
   std::size_t gpu_memory_limit = 0;
   double gpu_fraction = -1.0;
@@ -128,8 +130,9 @@ void run(const HplOptions& o) {
   std::unique_ptr<hpl::UpdateEngine> engine;
   int device = 0;
   if (backend == "cpu") {
-    if (o.gpu_memory_limit > 0 || !o.split_table.empty() || o.gpu_fraction >= 0)
-      throw InputError("hpl: --gpu-memory-limit, --split-table and --gpu-fraction need --backend cuda or hybrid");
+    if (o.gpu_memory_limit > 0 || !o.split_table.empty() || o.gpu_fraction >= 0 || o.placement != "auto")
+      throw InputError(
+          "hpl: --gpu-memory-limit, --split-table, --gpu-fraction and --placement need --backend cuda or hybrid");
     engine = hpl::make_cpu_engine();
   } else {
     hpl::CudaEngineOptions co;
@@ -140,6 +143,7 @@ void run(const HplOptions& o) {
     co.fixed_fraction = o.gpu_fraction;
     co.split_table = o.split_table;
     co.memory_limit = o.gpu_memory_limit;
+    co.placement = o.placement;
     // One table per rank when several ranks share a file name.
     if (!co.split_table.empty() && world.size() > 1) co.split_table += fmt::format(".rank{}", world.rank());
     engine = hpl::make_cuda_engine(co);
@@ -218,6 +222,7 @@ void run(const HplOptions& o) {
                             {"norm_a", res.norm_a},
                             {"norm_x", res.norm_x},
                             {"norm_b", res.norm_b},
+                            {"resident", res.resident},
                             {"passed", res.passed}});
     }
   }
@@ -253,7 +258,12 @@ void register_hpl(CLI::App& app) {
   c->add_option("file", o->file, "HPL.dat input (HPL 2.3's 31 lines)")->capture_default_str();
   c->add_option("--backend", o->backend, "auto|cpu|cuda|hybrid (auto: hybrid when a GPU is present)")->capture_default_str();
   c->add_option("--split-table", o->split_table, "adaptive split table file: loaded when present, saved at the end");
-  c->add_option("--gpu-memory-limit", o->gpu_memory_limit, "device memory (bytes) the streamed tiles may use");
+  c->add_option("--gpu-memory-limit", o->gpu_memory_limit,
+                "device memory (bytes) a run may use: the resident matrix, or the streamed tiles");
+  c->add_option("--placement", o->placement,
+                "auto|resident|streamed: keep [A b] in GPU memory (P = 1, when it fits) or stream the update's "
+                "tiles from host memory (auto: resident when possible)")
+      ->capture_default_str();
   c->add_option("--gpu-fraction", o->gpu_fraction, "fixed GPU share of the update instead of the adaptive split (0..1)");
   c->add_option("--device", o->device, "CUDA device (default: local rank modulo the devices)");
   c->add_option("--json", o->json, "also write a JSON summary to this file ('-': stdout, HPL text on stderr)");

@@ -38,6 +38,10 @@ void Communicator::device_allreduce_sum(float*, std::size_t, void*) {
                     to_string(backend()));
 }
 
+void Communicator::device_broadcast(void*, std::size_t, int, void*) {
+  throw DeviceError("device_broadcast needs the nccl communicator; this one is " + to_string(backend()));
+}
+
 void Communicator::send(const void* data, std::size_t bytes, int dest, int tag) {
   const Transfer t = Transfer::send(data, bytes, dest, tag);
   exchange(std::span<const Transfer>(&t, 1))->wait();
@@ -101,6 +105,7 @@ class SingleCommunicator final : public Communicator {
   }
   void device_allreduce_sum(double*, std::size_t, void*) override {}
   void device_allreduce_sum(float*, std::size_t, void*) override {}
+  void device_broadcast(void*, std::size_t, int, void*) override {}
 
   std::unique_ptr<Pending> exchange(std::span<const Transfer> batch, void* stream) override {
     std::vector<const Transfer*> recvs;

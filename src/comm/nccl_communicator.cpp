@@ -91,6 +91,11 @@ class NcclCommunicator final : public Communicator {
                "ncclAllReduce");
   }
 
+  void device_broadcast(void* data, std::size_t bytes, int root, void* stream) override {
+    nccl_check(ncclBroadcast(data, data, bytes, ncclChar, root, comm_, static_cast<cudaStream_t>(stream)),
+               "ncclBroadcast");
+  }
+
   std::unique_ptr<Pending> exchange(std::span<const Transfer> batch, void* stream) override {
     cuda_check(cudaSetDevice(device_), "cudaSetDevice");
     auto s = static_cast<cudaStream_t>(stream);

@@ -18,6 +18,23 @@
 
 namespace gluon::hpl {
 
+std::vector<RowMove> panel_row_moves(const double* ipiv, long j, int jb) {
+  std::map<long, long> content;  // row -> the original row it holds now
+  auto at = [&](long r) -> long& {
+    auto it = content.find(r);
+    if (it == content.end()) it = content.emplace(r, r).first;
+    return it->second;
+  };
+  for (int k = 0; k < jb; ++k) {
+    const long a = j + k, b = static_cast<long>(ipiv[k]);
+    if (a != b) std::swap(at(a), at(b));
+  }
+  std::vector<RowMove> moves;
+  for (const auto& [r, from] : content)
+    if (from != r) moves.push_back({r, from});
+  return moves;
+}
+
 double hpl_flops(long n) {
   const double d = static_cast<double>(n);
   return 2.0 / 3.0 * d * d * d + 1.5 * d * d;
@@ -285,15 +302,11 @@ class Lu {
     const long j = pb.j;
     // The permutation of the rows touched by the panel's swaps: content[r] = original row now at r.
     std::map<long, long> content;
-    auto at = [&](long r) -> long& {
-      auto it = content.find(r);
-      if (it == content.end()) it = content.emplace(r, r).first;
-      return it->second;
+    for (const RowMove& mv : panel_row_moves(pb.ipiv(), j, jb)) content.emplace(mv.dst, mv.src);
+    auto at = [&](long r) -> long {
+      const auto it = content.find(r);
+      return it == content.end() ? r : it->second;
     };
-    for (int k = 0; k < jb; ++k) {
-      const long a = j + k, b = static_cast<long>(pb.ipiv()[k]);
-      if (a != b) std::swap(at(a), at(b));
-    }
     const int np = g_.p, me = g_.myrow, curr = owner(j, nb_, np);
     std::vector<long> src(jb);
     for (int k = 0; k < jb; ++k) src[k] = at(j + k);
@@ -442,13 +455,22 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   UpdateEngine* eng = opt.engine;
   if (!eng) own = make_cpu_engine(), eng = own.get();
 
-  LocalMatrix a(prm.n, prm.nb, g.p, g.q, g.myrow, g.mycol);
-  a.generate(opt.seed);
+  // The device-resident LU when the engine offers one on every grid rank; else the host LU.
+  std::unique_ptr<ResidentLu> resident = eng->resident(prm, g);
+  double everywhere = resident ? 1.0 : 0.0;
+  g.all->allreduce_min(&everywhere, 1);
+  if (everywhere == 0.0) resident.reset();
+  LocalMatrix a(prm.n, prm.nb, g.p, g.q, g.myrow, g.mycol, /*allocate=*/!resident);
+  if (resident) {
+    resident->load(opt.seed);
+  } else {
+    a.generate(opt.seed);
+  }
   struct Unregister {
     UpdateEngine* e;
     ~Unregister() { e->unregister_host(); }
   } unregister{eng};
-  eng->register_host(a.a.data(), a.a.size());
+  if (!resident) eng->register_host(a.a.data(), a.a.size());
 
   const bool speaker = g.all->rank() == 0;
   const double total = hpl_flops(prm.n);
@@ -472,15 +494,21 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
 
   g.all->barrier();
   t0 = Clock::now();
-  Lu lu(prm, g, a, *eng);
-  lu.factorize(progress);
-  std::vector<double> x = backward_solve(prm, g, a);
+  std::vector<double> x;
+  if (resident) {
+    x = resident->solve(progress);
+  } else {
+    Lu lu(prm, g, a, *eng);
+    lu.factorize(progress);
+    x = backward_solve(prm, g, a);
+  }
   g.all->barrier();
   RunResult res;
   res.time_s = g.all->max(seconds_since(t0));
   res.gflops = total / res.time_s * 1e-9;
   eng->finish();
 
+  res.resident = resident != nullptr;
   if (opt.corrupt_solution) x[0] += 1.0;
   // Check against a fresh copy of [A b], generated again one block of columns at a time.
   const long n = prm.n, nb = prm.nb;

@@ -36,12 +36,12 @@ double matrix_entry(long n, long i, long j, std::uint64_t seed) {
   return g.next();
 }
 
-LocalMatrix::LocalMatrix(long n_, int nb_, int p_, int q_, int myrow_, int mycol_)
+LocalMatrix::LocalMatrix(long n_, int nb_, int p_, int q_, int myrow_, int mycol_, bool allocate)
     : n(n_), nb(nb_), p(p_), q(q_), myrow(myrow_), mycol(mycol_) {
   mp = numroc(n, nb, myrow, p);
   nq = numroc(n + 1, nb, mycol, q);
   lda = std::max<long>(1, mp);
-  a.assign(static_cast<std::size_t>(lda * std::max<long>(nq, 1)), 0.0);
+  if (allocate) a.assign(static_cast<std::size_t>(lda * std::max<long>(nq, 1)), 0.0);
 }
 
 void LocalMatrix::generate(std::uint64_t seed) { generate_columns(0, nq, a.data(), lda, seed); }

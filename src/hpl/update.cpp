@@ -20,6 +20,8 @@
 #if GLUON_HAVE_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+
+#include "device_lu.h"
 #endif
 
 extern "C" void openblas_set_num_threads(int);
@@ -79,6 +81,8 @@ class CudaEngine : public UpdateEngine {
     ck(cublasCreate(&handle_), "cublasCreate");
     if (o.mode != "hybrid" && o.mode != "gpu")
       throw InputError("hpl cuda engine: mode must be hybrid or gpu, found '" + o.mode + "'");
+    if (o.placement != "auto" && o.placement != "resident" && o.placement != "streamed")
+      throw InputError("hpl: --placement must be auto, resident or streamed, found '" + o.placement + "'");
     if (!o.split_table.empty() && std::filesystem::exists(o.split_table)) {
       table_ = sched::SplitTable::load(o.split_table);
       if (table_.cores() != std::max(1, omp_get_max_threads()))
@@ -146,11 +150,32 @@ class CudaEngine : public UpdateEngine {
   }
 
   void finish() override {
-    if (!opt_.split_table.empty()) table_.save(opt_.split_table);
+    if (!opt_.split_table.empty() && calls_ > 0) table_.save(opt_.split_table);
+  }
+
+  // The device-resident LU when P = 1 and [A b] fits (placement auto/resident): the matrix never
+  // leaves the GPU, so the CPU takes no share of the update (the split table is not consulted).
+  std::unique_ptr<ResidentLu> resident(const HplRunParams& prm, HplGrid& grid) override {
+    std::string why = "--placement streamed";
+    std::unique_ptr<ResidentLu> lu;
+    if (opt_.placement != "streamed") {
+      release_device();  // tiles of an earlier streamed run
+      std::size_t free_b = 0, total_b = 0;
+      ck(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
+      const std::size_t budget = opt_.memory_limit > 0 ? std::min(opt_.memory_limit, free_b) : free_b / 100 * 95;
+      lu = make_device_lu(prm, grid, opt_.device, budget, why);
+      if (!lu && opt_.placement == "resident") throw InputError("hpl: --placement resident: " + why);
+    }
+    placements_ += "N=" + std::to_string(prm.n) + " NB=" + std::to_string(prm.nb) + " " + std::to_string(prm.p) + "x" +
+                   std::to_string(prm.q) + ": " + (lu ? "device-resident LU" : "host LU, streamed update (" + why + ")") +
+                   "\n";
+    return lu;
   }
   bool parallel_host_copies() const override { return true; }
 
   std::string summary() const override {
+    std::string text = placements_.empty() ? std::string() : "placement:\n" + placements_;
+    if (calls_ == 0) return text;
     char buf[256];
     const double dev_gb = 8.0 * pipe_->slots() * (static_cast<double>(tile_) * tile_ + 2.0 * tile_ * k_) * 1e-9;
     std::snprintf(buf, sizeof buf,
@@ -158,7 +183,7 @@ class CudaEngine : public UpdateEngine {
                   "%d operand loads, %d reuses\n",
                   calls_, flops_all_ > 0 ? 100.0 * flops_gpu_ / flops_all_ : 0.0, tile_, tile_, dev_gb,
                   static_cast<double>(budget_) * 1e-9, loads_, reuses_);
-    return std::string(buf) + "split table:\n" + table_.to_text();
+    return text + buf + "split table:\n" + table_.to_text();
   }
   const sched::SplitTable& table() const { return table_; }
 
@@ -346,6 +371,7 @@ class CudaEngine : public UpdateEngine {
   long calls_ = 0;
   double flops_all_ = 0, flops_gpu_ = 0;
   int loads_ = 0, reuses_ = 0;
+  std::string placements_;  // one line per run: which path it took
 };
 
 }  // namespace

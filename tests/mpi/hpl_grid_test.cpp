@@ -1,7 +1,8 @@
 // hpl on P x Q grids of the MPI ranks (1, 2 or 4 of them): the panel broadcasts and row-swap
 // gathers move the right bytes, and every BCAST x SWAP x DEPTH variant (with each PFACT/RFACT)
 // solves HPL's matrix to the same x as a plain Gaussian elimination, on 1x2, 2x1, 2x2, 1x4, 4x1
-// and with idle ranks.
+// and with idle ranks. With one GPU per rank (and NCCL), the device-resident LU on 1 x Q grids
+// solves to the same x.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "gluon/comm/environment.h"
 #include "gluon/hpl/lu.h"
 #include "gluon/hpl/matrix.h"
+#include "gluon/runtime/exec.h"
 #include "hpl_reference.h"
 
 using namespace gluon::hpl;
@@ -106,6 +108,54 @@ TEST(HplGrid, CorruptedSolutionFailsOnEveryRank) {
     o.progress_interval_s = 0;
     o.corrupt_solution = true;
     EXPECT_FALSE(run_hpl(prm, *grid, o).passed);
+  }
+  w.barrier();
+}
+
+// The device-resident LU over all ranks as a 1 x Q grid: NCCL panel broadcasts, the backward
+// solve's row sums, each rank's columns on its own GPU; then a 2 x 1 grid, which must fall back
+// to the host LU (P > 1) and still solve.
+TEST(HplGrid, DeviceResidentOnOneRowOfGpus) {
+  auto& w = gluon::comm::world();
+  const bool ok = gluon::runtime::cuda_available() && w.local_size() <= gluon::runtime::cuda_device_count() &&
+                  (w.size() == 1 || gluon::comm::nccl_compiled());
+  double all_ok = ok ? 1.0 : 0.0;
+  w.allreduce_min(&all_ok, 1);
+  if (all_ok == 0.0) GTEST_SKIP() << "needs one CUDA device per rank on the node (and NCCL for several ranks)";
+  CudaEngineOptions co;
+  co.mode = "gpu";
+  co.device = w.local_rank();
+  auto eng = make_cuda_engine(co);
+  const long n = 777;
+  const auto ref = gluon::test::hpl_reference_solve(n);
+  for (int nb : {32, 100})
+    for (int depth : {0, 1}) {
+      auto grid = make_grid(w, 1, w.size(), false);
+      HplRunParams prm;
+      prm.n = n, prm.nb = nb, prm.q = w.size(), prm.depth = depth, prm.nbmin = 8;
+      RunOptions o;
+      o.engine = eng.get();
+      o.progress_interval_s = 0;
+      const auto r = run_hpl(prm, *grid, o);
+      SCOPED_TRACE("1x" + std::to_string(w.size()) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth));
+      EXPECT_TRUE(r.resident);
+      EXPECT_TRUE(r.passed) << "resid " << r.resid;
+      double d = 0;
+      for (long i = 0; i < n; ++i) d = std::max(d, std::abs(r.x[i] - ref[i]));
+      EXPECT_LT(d, 1e-9 * (1 + r.norm_x));
+    }
+  if (w.size() >= 2) {
+    auto grid = make_grid(w, 2, 1, false);
+    if (grid) {
+      HplRunParams prm;
+      prm.n = n, prm.nb = 64, prm.p = 2;
+      RunOptions o;
+      o.engine = eng.get();
+      o.progress_interval_s = 0;
+      const auto r = run_hpl(prm, *grid, o);
+      EXPECT_FALSE(r.resident);
+      EXPECT_TRUE(r.passed) << "resid " << r.resid;
+    }
   }
   w.barrier();
 }

@@ -123,3 +123,33 @@ TEST(HplLu, CudaEnginesMatchTheCpu) {
   }
 }
 #endif
+
+// The device LU and the host LU both turn a panel's interchanges into one permutation: it must
+// equal the swaps applied one after another, and list only the rows that moved, by row.
+TEST(HplLu, PanelRowMovesEqualTheSwapsInOrder) {
+  std::uint64_t state = 12345;
+  auto next = [&](long range) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<long>((state >> 33) % static_cast<std::uint64_t>(range));
+  };
+  for (int trial = 0; trial < 200; ++trial) {
+    const long n = 5 + next(60), j = next(n - 1);
+    const int jb = static_cast<int>(1 + next(std::min<long>(n - j, 12)));
+    std::vector<double> ipiv(jb);
+    for (int k = 0; k < jb; ++k) ipiv[k] = static_cast<double>(j + k + next(n - j - k));  // pivot row >= j + k
+    std::vector<long> rows(n);
+    for (long r = 0; r < n; ++r) rows[r] = r;
+    for (int k = 0; k < jb; ++k) std::swap(rows[j + k], rows[static_cast<long>(ipiv[k])]);
+    const auto moves = panel_row_moves(ipiv.data(), j, jb);
+    std::vector<long> via(n);
+    for (long r = 0; r < n; ++r) via[r] = r;
+    long last = -1;
+    for (const RowMove& mv : moves) {
+      EXPECT_NE(mv.dst, mv.src);
+      EXPECT_GT(mv.dst, last);
+      last = mv.dst;
+      via[mv.dst] = mv.src;
+    }
+    ASSERT_EQ(via, rows) << "trial " << trial << " n " << n << " j " << j << " jb " << jb;
+  }
+}

@@ -112,6 +112,8 @@ class Communicator {
   // (cudaStream_t; nullptr = legacy default stream).
   virtual void device_allreduce_sum(double* data, std::size_t n, void* stream);
   virtual void device_allreduce_sum(float* data, std::size_t n, void* stream);
+  // `bytes` of device memory from `root` to every rank, in place, ordered on `stream`.
+  virtual void device_broadcast(void* data, std::size_t bytes, int root, void* stream);
 
   // ---- transfers ----
   // Posts every transfer of the batch; wait() on the result completes them. `stream` orders

@@ -9,6 +9,10 @@
 //                     threads) or make_cuda_engine() (cuBLAS on tiles streamed through the
 //                     sched::Pipeline, with a share of the columns on the CPU chosen by a
 //                     sched::SplitTable; update.cpp).
+//   ResidentLu        the whole factorisation and solve with the local matrix in device memory
+//                     (cuda_device_lu.cpp): what the CUDA engine offers through resident() when
+//                     P = 1 and the local [A b] fits the device; run_hpl then uses it instead of
+//                     the host LU and the streamed update.
 //   run_hpl           the run; RunResult has HPL's time, GFLOP/s and the scaled residual
 //                     ||Ax-b||_oo / (eps (||A||_oo ||x||_oo + ||b||_oo) N), eps = 2^-53.
 #include <cstdint>
@@ -32,6 +36,17 @@ struct HplGrid {
   int rank_of(int r, int c) const { return column_major ? c * p + r : r * q + c; }
 };
 std::optional<HplGrid> make_grid(comm::Communicator& world, int p, int q, bool column_major);
+
+class ResidentLu {
+ public:
+  virtual ~ResidentLu() = default;
+  // Generates this rank's part of [A b] (HPL's generator, `seed`) straight into device memory.
+  // Collective over the grid; not part of the timed run, as HPL's own generation is not.
+  virtual void load(std::uint64_t seed) = 0;
+  // Factors [A b] with row partial pivoting and solves U x = y: x on every grid rank. Collective.
+  // progress(columns factored) is called on every rank as the panels complete.
+  virtual std::vector<double> solve(const std::function<void(double)>& progress) = 0;
+};
 
 class UpdateEngine {
  public:
@@ -61,6 +76,9 @@ class UpdateEngine {
   virtual bool parallel_host_copies() const { return false; }
   // Called once at the end of a run (the CUDA engine saves its split table).
   virtual void finish() {}
+  // A device-resident factorisation for this run, or nullptr (then the host LU streams its
+  // updates through this engine). Not collective: run_hpl agrees on the answer over the grid.
+  virtual std::unique_ptr<ResidentLu> resident(const HplRunParams& /*prm*/, HplGrid& /*grid*/) { return nullptr; }
 
  protected:
   std::vector<std::vector<double>> workspaces_;
@@ -72,8 +90,11 @@ struct CudaEngineOptions {
   std::string mode = "hybrid";   // hybrid | gpu (GPU only) | cpu-share-fixed (uses fixed_fraction)
   double fixed_fraction = -1.0;  // >= 0: GPU fraction fixed instead of adaptive
   std::string split_table;       // load at start (when present) and save at the end
-  std::size_t memory_limit = 0;  // bytes of device memory the tiles may use; 0 = 90% of free
+  std::size_t memory_limit = 0;  // bytes of device memory the run may use; 0 = 90% of free
   int slots = 2;
+  // auto: the device-resident LU when P = 1 and the local [A b] fits memory_limit (else the
+  // streamed update); resident: that LU or an error saying why not; streamed: never resident.
+  std::string placement = "auto";
 };
 // DeviceError when the build has no CUDA or no device is usable.
 std::unique_ptr<UpdateEngine> make_cuda_engine(const CudaEngineOptions& o);
@@ -90,6 +111,7 @@ struct RunResult {
   double time_s = 0, gflops = 0;
   double resid = 0, norm_r = 0, norm_a = 0, norm_x = 0, norm_b = 0;
   bool passed = false;
+  bool resident = false;  // the device-resident LU ran (else the host LU with the engine's update)
   std::vector<double> x;  // the solution, on every grid rank
 };
 
@@ -98,6 +120,13 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& grid, const RunOptions& opt)
 double hpl_flops(long n);  // 2/3 N^3 + 3/2 N^2
 
 // Building blocks, exposed for the tests.
+// The row interchanges of one panel (ipiv[k] = the global row swapped with row j + k, applied
+// in order k = 0 .. jb-1) as one permutation: after them, row dst holds what row src held
+// before. Rows that end where they started are left out; the list is sorted by dst.
+struct RowMove {
+  long dst, src;
+};
+std::vector<RowMove> panel_row_moves(const double* ipiv, long j, int jb);
 // Broadcast `bytes` of `data` from `root` over `comm` with HPL's topology `b`.
 void panel_broadcast(comm::Communicator& comm, void* data, std::size_t bytes, int root, Bcast b, int tag);
 // Every rank's block (blocks[r], sizes known everywhere) on every rank, by binary exchange

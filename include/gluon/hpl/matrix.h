@@ -44,7 +44,8 @@ struct LocalMatrix {
   std::vector<double> a;
 
   LocalMatrix() = default;
-  LocalMatrix(long n, int nb, int p, int q, int myrow, int mycol);
+  // allocate = false: the shape only (mp, nq, lda), for generate_columns() into other memory.
+  LocalMatrix(long n, int nb, int p, int q, int myrow, int mycol, bool allocate = true);
   double* col(long lj) { return a.data() + lj * lda; }
   double& at(long li, long lj) { return a[li + lj * lda]; }
   void generate(std::uint64_t seed = default_seed);

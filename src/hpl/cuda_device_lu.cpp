@@ -1,0 +1,380 @@
+// The device-resident LU for P = 1 (device_lu.h). Streams and events of one step t:
+//
+//   panel stream sp   (owner of panel t) waits `ready` (its columns are up to date), factors the
+//                     panel in place, copies it into the broadcast buffer (Q > 1) and ipiv to the
+//                     host; records `fact`. High priority: its small kernels slot in between the
+//                     trailing DGEMM's blocks.
+//   comm stream sc    (Q > 1) NCCL broadcast of [ipiv | panel] from the owner; the others copy
+//                     ipiv to the host; records `bcast`. High priority too.
+//   update stream su  waits for the panel, applies the row interchanges to the trailing columns,
+//                     DTRSM of the U rows, then DGEMM: the next panel's columns first (records
+//                     `ready`, and the host queues that panel's factorisation right away: the
+//                     look-ahead), then the rest.
+//
+// The host reads ipiv (one small copy per step) to turn the interchanges into one permutation
+// (panel_row_moves), so the trailing columns are permuted in one pass instead of jb swaps.
+// Broadcast buffers alternate between two, each reused only after the update and the broadcast
+// of two steps back are done with it (events `ufree`, `cfree`).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "device_lu.h"
+#include "gluon/comm/backends.h"
+#include "gluon/comm/environment.h"
+#include "gluon/runtime/error.h"
+#include "lu_kernels.h"
+
+namespace gluon::hpl {
+
+namespace {
+
+void ck(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw DeviceError(std::string("hpl device LU: ") + what + ": " + cudaGetErrorString(e));
+}
+void ck(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw DeviceError(std::string("hpl device LU: ") + what + ": cuBLAS status " + std::to_string(static_cast<int>(s)));
+}
+
+long round_up(long x, long m) { return (x + m - 1) / m * m; }
+
+struct Shape {
+  long n, nb, mp, nq, ld;
+  int q, mycol;
+  Shape(const HplRunParams& prm, const HplGrid& g)
+      : n(prm.n), nb(prm.nb), mp(prm.n), nq(numroc(prm.n + 1, prm.nb, g.mycol, g.q)),
+        ld(round_up(std::max<long>(1, prm.n), 32)), q(g.q), mycol(g.mycol) {}
+  std::size_t bcast_doubles() const { return static_cast<std::size_t>(nb + mp * nb); }
+};
+
+class DeviceLu final : public ResidentLu {
+ public:
+  DeviceLu(const HplRunParams& prm, HplGrid& g, int device) : prm_(prm), g_(g), s_(prm, g), device_(device) {
+    ck(cudaSetDevice(device_), "cudaSetDevice");
+    int lo = 0, hi = 0;
+    ck(cudaDeviceGetStreamPriorityRange(&lo, &hi), "cudaDeviceGetStreamPriorityRange");
+    ck(cudaStreamCreateWithPriority(&su_, cudaStreamNonBlocking, lo), "cudaStreamCreate (update)");
+    ck(cudaStreamCreateWithPriority(&sp_, cudaStreamNonBlocking, hi), "cudaStreamCreate (panel)");
+    ck(cudaStreamCreateWithPriority(&sc_, cudaStreamNonBlocking, hi), "cudaStreamCreate (broadcast)");
+    ck(cublasCreate(&hu_), "cublasCreate");
+    ck(cublasCreate(&hp_), "cublasCreate");
+    ck(cublasSetStream(hu_, su_), "cublasSetStream");
+    ck(cublasSetStream(hp_, sp_), "cublasSetStream");
+    for (cudaEvent_t* e : {&fact_, &bcast_, &ready_, &ufree_[0], &ufree_[1], &cfree_[0], &cfree_[1], &copied_[0],
+                           &copied_[1]})
+      ck(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
+    ck(cudaMalloc(reinterpret_cast<void**>(&a_), sizeof(double) * s_.ld * std::max<long>(1, s_.nq)),
+       "cudaMalloc (local [A b])");
+    if (s_.q > 1)
+      for (double*& b : bcast_buf_)
+        ck(cudaMalloc(reinterpret_cast<void**>(&b), sizeof(double) * s_.bcast_doubles()), "cudaMalloc (panel buffer)");
+    ck(cudaMalloc(reinterpret_cast<void**>(&ipiv_dev_), sizeof(double) * s_.nb), "cudaMalloc (ipiv)");
+    ck(cudaMallocHost(reinterpret_cast<void**>(&ipiv_host_), sizeof(double) * s_.nb), "cudaMallocHost (ipiv)");
+    for (int p = 0; p < 2; ++p) {
+      ck(cudaMalloc(reinterpret_cast<void**>(&moves_dev_[p]), sizeof(long) * 4 * s_.nb), "cudaMalloc (row moves)");
+      ck(cudaMallocHost(reinterpret_cast<void**>(&moves_host_[p]), sizeof(long) * 4 * s_.nb), "cudaMallocHost (row moves)");
+    }
+    scratch_ = kernels::make_pivot_scratch(s_.mp);
+    leaf_ = std::clamp(prm.nbmin, 2, 128);
+    ndiv_ = std::max(2, prm.ndiv);
+  }
+
+  ~DeviceLu() override {
+    cudaSetDevice(device_);
+    cudaDeviceSynchronize();
+    row_.reset();
+    kernels::free_pivot_scratch(scratch_);
+    for (int p = 0; p < 2; ++p) {
+      if (moves_dev_[p]) cudaFree(moves_dev_[p]);
+      if (moves_host_[p]) cudaFreeHost(moves_host_[p]);
+      if (bcast_buf_[p]) cudaFree(bcast_buf_[p]);
+    }
+    if (ipiv_dev_) cudaFree(ipiv_dev_);
+    if (ipiv_host_) cudaFreeHost(ipiv_host_);
+    if (a_) cudaFree(a_);
+    for (cudaEvent_t e : {fact_, bcast_, ready_, ufree_[0], ufree_[1], cfree_[0], cfree_[1], copied_[0], copied_[1]})
+      if (e) cudaEventDestroy(e);
+    if (hu_) cublasDestroy(hu_);
+    if (hp_) cublasDestroy(hp_);
+    for (cudaStream_t st : {su_, sp_, sc_})
+      if (st) cudaStreamDestroy(st);
+  }
+
+  void load(std::uint64_t seed) override {
+    ck(cudaSetDevice(device_), "cudaSetDevice");
+    if (s_.q > 1 && !row_) row_ = comm::make_nccl_communicator(*g_.row, device_);
+    // Columns generated on the host into two pinned staging buffers (about 256 MB each) and
+    // copied up while the next block is generated.
+    const LocalMatrix shape(prm_.n, prm_.nb, 1, s_.q, 0, s_.mycol, /*allocate=*/false);
+    const long cols = std::clamp<long>((32L << 20) / std::max<long>(1, s_.mp), 1, std::max<long>(1, s_.nq));
+    double* stage[2] = {nullptr, nullptr};
+    cudaEvent_t done[2];
+    for (int p = 0; p < 2; ++p) {
+      ck(cudaMallocHost(reinterpret_cast<void**>(&stage[p]), sizeof(double) * s_.mp * cols), "cudaMallocHost (staging)");
+      ck(cudaEventCreateWithFlags(&done[p], cudaEventDisableTiming), "cudaEventCreate");
+    }
+    int p = 0;
+    for (long lj0 = 0; lj0 < s_.nq; lj0 += cols, p ^= 1) {
+      const long w = std::min(cols, s_.nq - lj0);
+      ck(cudaEventSynchronize(done[p]), "cudaEventSynchronize (staging)");
+      shape.generate_columns(lj0, w, stage[p], s_.mp, seed);
+      ck(cudaMemcpy2DAsync(a_ + lj0 * s_.ld, sizeof(double) * s_.ld, stage[p], sizeof(double) * s_.mp,
+                           sizeof(double) * s_.mp, w, cudaMemcpyHostToDevice, su_),
+         "cudaMemcpy2DAsync (matrix up)");
+      ck(cudaEventRecord(done[p], su_), "cudaEventRecord");
+    }
+    ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (matrix up)");
+    for (int q = 0; q < 2; ++q) {
+      cudaFreeHost(stage[q]);
+      cudaEventDestroy(done[q]);
+    }
+  }
+
+  std::vector<double> solve(const std::function<void(double)>& progress) override {
+    ck(cudaSetDevice(device_), "cudaSetDevice");
+    const long n = s_.n, nb = s_.nb;
+    const long npan = (n + nb - 1) / nb;
+    const bool lookahead = prm_.depth >= 1;
+    long factored = -1;  // the panel this rank already factored ahead
+    for (long t = 0; t < npan; ++t) {
+      const long j = t * nb;
+      const int jb = static_cast<int>(std::min(nb, n - j));
+      const long m = n - j;  // rows of the panel (P = 1: local rows are global rows)
+      const int par = static_cast<int>(t & 1);
+      const bool mine = s_.mycol == owner(j, nb, s_.q);
+      if (mine && factored != t) factor(t, t > 0);
+      // The panel's L: the matrix itself on the owner, the broadcast buffer elsewhere.
+      const double* l = a_ + j + lcol(j) * s_.ld;
+      long ldl = s_.ld;
+      cudaEvent_t have = fact_;
+      if (s_.q > 1) {
+        double* buf = bcast_buf_[par];
+        if (mine) {
+          ck(cudaStreamWaitEvent(sc_, fact_), "cudaStreamWaitEvent");
+        } else {
+          ck(cudaStreamWaitEvent(sc_, ufree_[par]), "cudaStreamWaitEvent");
+          l = buf + nb, ldl = m;
+        }
+        row_->device_broadcast(buf, sizeof(double) * (nb + m * jb), owner(j, nb, s_.q), sc_);
+        if (!mine)
+          ck(cudaMemcpyAsync(ipiv_host_, buf, sizeof(double) * jb, cudaMemcpyDeviceToHost, sc_), "ipiv down");
+        ck(cudaEventRecord(cfree_[par], sc_), "cudaEventRecord");
+        ck(cudaEventRecord(bcast_, sc_), "cudaEventRecord");
+        if (!mine) have = bcast_;
+      }
+      ck(cudaEventSynchronize(have), "cudaEventSynchronize (panel)");
+      ck(cudaStreamWaitEvent(su_, have), "cudaStreamWaitEvent");
+      const std::vector<RowMove> moves = panel_row_moves(ipiv_host_, j, jb);
+
+      // Trailing update of my columns [c0, nq): global columns from j + jb on, b included.
+      const long c0 = lcol(j + jb), nc = s_.nq - c0;
+      const long m2 = m - jb;
+      const bool next_mine = t + 1 < npan && s_.mycol == owner(j + jb, nb, s_.q);
+      if (nc > 0) {
+        if (!moves.empty()) {
+          ck(cudaEventSynchronize(copied_[par]), "cudaEventSynchronize (row moves)");
+          long* h = moves_host_[par];
+          const int cnt = static_cast<int>(moves.size());
+          for (int i = 0; i < cnt; ++i) h[i] = moves[i].dst, h[cnt + i] = moves[i].src;
+          ck(cudaMemcpyAsync(moves_dev_[par], h, sizeof(long) * 2 * cnt, cudaMemcpyHostToDevice, su_), "moves up");
+          ck(cudaEventRecord(copied_[par], su_), "cudaEventRecord");
+          kernels::apply_row_moves(a_ + c0 * s_.ld, s_.ld, nc, moves_dev_[par], moves_dev_[par] + cnt, cnt, su_);
+        }
+        const double one = 1.0, minus = -1.0;
+        double* u = a_ + j + c0 * s_.ld;
+        ck(cublasDtrsm(hu_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
+                       static_cast<int>(nc), &one, l, static_cast<int>(ldl), u, static_cast<int>(s_.ld)),
+           "cublasDtrsm (U rows)");
+        auto gemm = [&](long cfirst, long ncols) {
+          if (m2 <= 0 || ncols <= 0) return;
+          ck(cublasDgemm(hu_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(ncols), jb, &minus,
+                         l + jb, static_cast<int>(ldl), a_ + j + cfirst * s_.ld, static_cast<int>(s_.ld), &one,
+                         a_ + j + jb + cfirst * s_.ld, static_cast<int>(s_.ld)),
+             "cublasDgemm (trailing update)");
+        };
+        if (lookahead && next_mine) {
+          const long njb = std::min(nb, n - (j + jb));
+          gemm(c0, njb);
+          ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
+          // The owner of panel t+1 may have to wait for the others' broadcast buffers to free up
+          // (factor() orders that); the panel runs beside the rest of this DGEMM.
+          factor(t + 1, true);
+          factored = t + 1;
+          gemm(c0 + njb, nc - njb);
+        } else {
+          gemm(c0, nc);
+          ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
+        }
+      } else {
+        ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
+      }
+      ck(cudaEventRecord(ufree_[par], su_), "cudaEventRecord");
+      if (progress) progress(static_cast<double>(j + jb));
+    }
+    if (s_.q > 1) {
+      ck(cudaEventRecord(bcast_, sc_), "cudaEventRecord");
+      ck(cudaStreamWaitEvent(su_, bcast_), "cudaStreamWaitEvent");
+    }
+    ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
+    return backward_solve();
+  }
+
+ private:
+  long lcol(long g) const { return numroc(g, s_.nb, s_.mycol, s_.q); }
+
+  // Factors panel t (global columns [j, j+jb), all rows from j) in place on sp_; ipiv to the
+  // host and, for Q > 1, [ipiv | panel] into the broadcast buffer. Records fact_.
+  void factor(long t, bool wait_ready) {
+    const long j = t * s_.nb;
+    const int jb = static_cast<int>(std::min(s_.nb, s_.n - j));
+    const long m = s_.n - j;
+    const int par = static_cast<int>(t & 1);
+    if (wait_ready) ck(cudaStreamWaitEvent(sp_, ready_), "cudaStreamWaitEvent");
+    double* ipiv = ipiv_dev_;
+    if (s_.q > 1) {
+      ck(cudaStreamWaitEvent(sp_, ufree_[par]), "cudaStreamWaitEvent");
+      ck(cudaStreamWaitEvent(sp_, cfree_[par]), "cudaStreamWaitEvent");
+      ipiv = bcast_buf_[par];
+    }
+    double* p = a_ + j + lcol(j) * s_.ld;
+    rfact(p, m, 0, jb, jb, j, ipiv);
+    if (s_.q > 1)
+      ck(cudaMemcpy2DAsync(bcast_buf_[par] + s_.nb, sizeof(double) * m, p, sizeof(double) * s_.ld, sizeof(double) * m, jb,
+                           cudaMemcpyDeviceToDevice, sp_),
+         "panel into the broadcast buffer");
+    ck(cudaMemcpyAsync(ipiv_host_, ipiv, sizeof(double) * jb, cudaMemcpyDeviceToHost, sp_), "ipiv down");
+    ck(cudaEventRecord(fact_, sp_), "cudaEventRecord");
+  }
+
+  // Recursive right-looking factorisation of panel columns [c, c+w) (rows c.. of the m-row panel
+  // p, leading dimension ld), split into ndiv parts down to leaves of at most leaf_ columns.
+  void rfact(double* p, long m, int c, int w, int jb, long row0, double* ipiv) {
+    const long ld = s_.ld;
+    if (w <= leaf_) {
+      kernels::pivot_search(p, ld, m, c, jb, row0, ipiv, scratch_, sp_);
+      for (int k = c; k < c + w; ++k) kernels::eliminate(p, ld, m, k, c + w, jb, row0, ipiv, k + 1 < c + w, scratch_, sp_);
+      return;
+    }
+    const int sub = std::max(1, (w + ndiv_ - 1) / ndiv_);
+    const double one = 1.0, minus = -1.0;
+    for (int a = c; a < c + w; a += sub) {
+      const int ws = std::min(sub, c + w - a);
+      rfact(p, m, a, ws, jb, row0, ipiv);
+      const int rest = c + w - a - ws;
+      if (rest <= 0) continue;
+      double* u = p + a + (a + ws) * ld;
+      ck(cublasDtrsm(hp_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, ws, rest, &one,
+                     p + a + a * ld, static_cast<int>(ld), u, static_cast<int>(ld)),
+         "cublasDtrsm (panel)");
+      const long below = m - a - ws;
+      if (below > 0)
+        ck(cublasDgemm(hp_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(below), rest, ws, &minus, p + a + ws + a * ld,
+                       static_cast<int>(ld), u, static_cast<int>(ld), &one, p + a + ws + (a + ws) * ld,
+                       static_cast<int>(ld)),
+           "cublasDgemm (panel)");
+    }
+  }
+
+  // U x = y block by block from the bottom (as the host's backward_solve): GEMV of my columns,
+  // sum over the row, DTRSV on the diagonal block's owner, broadcast. x ends on every rank.
+  std::vector<double> backward_solve() {
+    const long n = s_.n, nb = s_.nb;
+    const int bcol = owner(n, nb, s_.q);
+    const long lb = to_local(n, nb, s_.q);
+    const long nloc = numroc(n, nb, s_.mycol, s_.q);
+    double *v = nullptr, *xl = nullptr, *xh = nullptr;
+    ck(cudaMalloc(reinterpret_cast<void**>(&v), sizeof(double) * nb), "cudaMalloc (solve)");
+    ck(cudaMalloc(reinterpret_cast<void**>(&xl), sizeof(double) * std::max<long>(1, s_.nq)), "cudaMalloc (solve)");
+    ck(cudaMallocHost(reinterpret_cast<void**>(&xh), sizeof(double) * std::max<long>(1, n)), "cudaMallocHost (x)");
+    struct Free {
+      double *v, *xl, *xh;
+      ~Free() {
+        cudaFree(v);
+        cudaFree(xl);
+        cudaFreeHost(xh);
+      }
+    } release{v, xl, xh};
+    ck(cudaMemsetAsync(xl, 0, sizeof(double) * std::max<long>(1, s_.nq), su_), "cudaMemsetAsync");
+    const double one = 1.0, minus = -1.0;
+    for (long kb = (n - 1) / nb; kb >= 0; --kb) {
+      const long g0 = kb * nb;
+      const int bs = static_cast<int>(std::min(nb, n - g0));
+      const int pcol = owner(g0, nb, s_.q);
+      if (s_.mycol == bcol)
+        ck(cudaMemcpyAsync(v, a_ + g0 + lb * s_.ld, sizeof(double) * bs, cudaMemcpyDeviceToDevice, su_), "b block");
+      else
+        ck(cudaMemsetAsync(v, 0, sizeof(double) * bs, su_), "cudaMemsetAsync");
+      const long lc0 = numroc(g0 + bs, nb, s_.mycol, s_.q);
+      if (nloc > lc0)
+        ck(cublasDgemv(hu_, CUBLAS_OP_N, bs, static_cast<int>(nloc - lc0), &minus, a_ + g0 + lc0 * s_.ld,
+                       static_cast<int>(s_.ld), xl + lc0, 1, &one, v, 1),
+           "cublasDgemv (backward solve)");
+      if (s_.q > 1) row_->device_allreduce_sum(v, bs, su_);
+      if (s_.mycol == pcol)
+        ck(cublasDtrsv(hu_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, bs,
+                       a_ + g0 + to_local(g0, nb, s_.q) * s_.ld, static_cast<int>(s_.ld), v, 1),
+           "cublasDtrsv (backward solve)");
+      if (s_.q > 1) row_->device_broadcast(v, sizeof(double) * bs, pcol, su_);
+      if (s_.mycol == pcol)
+        ck(cudaMemcpyAsync(xl + to_local(g0, nb, s_.q), v, sizeof(double) * bs, cudaMemcpyDeviceToDevice, su_), "x block");
+      ck(cudaMemcpyAsync(xh + g0, v, sizeof(double) * bs, cudaMemcpyDeviceToHost, su_), "x down");
+    }
+    ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (backward solve)");
+    return std::vector<double>(xh, xh + n);
+  }
+
+  const HplRunParams& prm_;
+  HplGrid& g_;
+  Shape s_;
+  int device_;
+  int leaf_ = 16, ndiv_ = 2;
+  double* a_ = nullptr;
+  double* bcast_buf_[2] = {nullptr, nullptr};
+  double* ipiv_dev_ = nullptr;
+  double* ipiv_host_ = nullptr;
+  long* moves_dev_[2] = {nullptr, nullptr};
+  long* moves_host_[2] = {nullptr, nullptr};
+  kernels::PivotScratch scratch_;
+  cudaStream_t su_ = nullptr, sp_ = nullptr, sc_ = nullptr;
+  cublasHandle_t hu_ = nullptr, hp_ = nullptr;
+  cudaEvent_t fact_ = nullptr, bcast_ = nullptr, ready_ = nullptr;
+  cudaEvent_t ufree_[2] = {nullptr, nullptr}, cfree_[2] = {nullptr, nullptr}, copied_[2] = {nullptr, nullptr};
+  std::unique_ptr<comm::Communicator> row_;  // NCCL over the process row (Q > 1)
+};
+
+}  // namespace
+
+std::size_t device_lu_bytes(const HplRunParams& prm, const HplGrid& g) {
+  const Shape s(prm, g);
+  std::size_t bytes = sizeof(double) * static_cast<std::size_t>(s.ld) * static_cast<std::size_t>(std::max<long>(1, s.nq));
+  if (s.q > 1) bytes += 2 * sizeof(double) * s.bcast_doubles();
+  return bytes + (std::size_t{256} << 20);  // cuBLAS workspaces, NCCL buffers, solve vectors
+}
+
+std::unique_ptr<ResidentLu> make_device_lu(const HplRunParams& prm, HplGrid& g, int device, std::size_t budget,
+                                           std::string& why_not) {
+  if (g.p != 1) {
+    why_not = "P = " + std::to_string(g.p) + ": the device-resident LU needs P = 1 (each rank holding whole columns)";
+    return nullptr;
+  }
+  if (g.q > 1 && (!comm::nccl_compiled() || g.row->backend() != comm::CommBackend::mpi)) {
+    why_not = "Q = " + std::to_string(g.q) + " needs NCCL over MPI for the panel broadcasts, and this " +
+              (comm::nccl_compiled() ? "run has no MPI process row" : "build has no NCCL");
+    return nullptr;
+  }
+  const std::size_t need = device_lu_bytes(prm, g);
+  if (need > budget) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "the local [A b] and its buffers need %.2f GB of device memory, the run may use %.2f GB",
+                  static_cast<double>(need) * 1e-9, static_cast<double>(budget) * 1e-9);
+    why_not = buf;
+    return nullptr;
+  }
+  return std::make_unique<DeviceLu>(prm, g, device);
+}
+
+}  // namespace gluon::hpl
