@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# gluon hpl on one H100/H200 (and two GPUs when present). Run by the lead on the GPU machine:
+# gluon hpl on one H100/H200 (and 1xQ grids when there are more GPUs). Run on the GPU machine:
 #
 #   OUT=<dir> GLUON=build-cuda/bin/gluon bash bench/hpl-gpu.sh
 #
 # Measures, all in one run, into $OUT:
-#   dgemm.txt          cuBLAS DGEMM rate on device-resident operands (the reference rate)
-#   small-*.txt        N=$NS: GPU only, CPU only, hybrid (adaptive split) - the split must never
-#                      be slower than the better of the other two
-#   hybrid-*.txt       N=$N: hybrid twice with one split table file (split-table.txt): the table
-#                      converges over the updates and is reused by the second run
-#   gpu-incore.txt     N=$N: GPU only with the whole device memory for the tiles
-#   gpu-ooc.txt        N=$N: GPU only with --gpu-memory-limit at half of the matrix bytes
-#   grid1x2.txt        (2 GPUs and mpirun) 1x2 grid, N2 = N*sqrt(2) (the same N^2 per GPU)
-#   summary.txt        the T/V lines and rates; progress lines go to the *.err files
-# Budget: about 6 minutes on an H100 with the defaults (N=40000, NB=1024); N, NB, NS override.
+#   dgemm.txt            cuBLAS DGEMM rate (k = NB) on device-resident operands: the reference
+#   gpu-incore.txt       N (default: the largest multiple of NB whose matrix takes <= 55% of the
+#                        GPU's memory, at most 100000): the device-resident LU, NB and NB2
+#   mid-*.txt            N=$NM: resident, streamed in core (--placement streamed), and streamed
+#                        out of core (--gpu-memory-limit at half of the matrix bytes)
+#   small-*.txt          N=$NS: GPU only, CPU only, hybrid (auto placement), and the streamed
+#                        hybrid twice with one split table (split-table.txt) to show it converge
+#   grid1xQ.txt          (2 or 4 GPUs and mpirun) 1xQ grid, N*sqrt(Q) (the same N^2 per GPU)
+#   summary.txt          the T/V lines, rates and the issue's ratios; progress lines in *.err
+# Budget: about 5 minutes on an H200 with the defaults; N, NB, NB2, NM, NS override.
 set -uo pipefail
 GLUON=${GLUON:-build-cuda/bin/gluon}
 OUT=${OUT:?set OUT to the output directory}
-N=${N:-40000}
-NB=${NB:-1024}
+NB=${NB:-512}
+NB2=${NB2:-1024}
+NM=${NM:-40000}
 NS=${NS:-16000}
+if [ -z "${N:-}" ]; then
+  MEM_MIB=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
+  N=$(python3 -c "import math; m=${MEM_MIB:-16000}*2**20*0.55; n=int(math.sqrt(m/8))//$NB*$NB; print(min(n, 100000//$NB*$NB))")
+fi
 mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 CORES=$(nproc)
@@ -56,39 +61,47 @@ run() {  # run NAME TIMEOUT_S ARGS...  (gluon hpl ARGS; stdout to NAME.txt, stde
 } > "$OUT/summary.txt"
 "$GLUON" info > "$OUT/info.txt" 2>&1
 dat "$N" "$NB" 1 1 > "$OUT/HPL-N.dat"
+dat "$N" "$NB2" 1 1 > "$OUT/HPL-N-nb2.dat"
+dat "$NM" "$NB" 1 1 > "$OUT/HPL-mid.dat"
 dat "$NS" "$NB" 1 1 > "$OUT/HPL-small.dat"
 dat 2000 "$NB" 1 1 > "$OUT/HPL-tiny.dat"
 
 # Reference: cuBLAS DGEMM with k = NB on device-resident operands.
 run dgemm 120 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB" --progress 0 --json "$OUT/dgemm.json"
-run dgemm-k2048 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm 16384,16384,2048 --progress 0
+run dgemm-k$NB2 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB2" --progress 0
 
-# Small N: GPU only, CPU only, hybrid (fresh table, then reused).
+# Large N, in core: the device-resident LU.
+run gpu-incore 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --placement resident --json "$OUT/gpu-incore.json"
+run gpu-incore-nb$NB2 240 "$GLUON" hpl "$OUT/HPL-N-nb2.dat" --backend cuda --placement resident \
+  --json "$OUT/gpu-incore-nb$NB2.json"
+
+# Middle N: resident, streamed in core, streamed out of core (half of A fits the cap).
+run mid-resident 120 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement resident --json "$OUT/mid-resident.json"
+run mid-streamed 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement streamed --json "$OUT/mid-streamed.json"
+HALF=$(( NM * NM * 8 / 2 ))
+run mid-ooc 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --gpu-memory-limit "$HALF" --json "$OUT/mid-ooc.json"
+
+# Small N: GPU only, CPU only, hybrid (auto placement: resident), and the streamed hybrid with a
+# split table (fresh, then reused) to show the adaptive split converge.
 run small-gpu 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend cuda --json "$OUT/small-gpu.json"
 run small-cpu 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend cpu --json "$OUT/small-cpu.json"
-rm -f "$OUT/split-small.txt"
-run small-hybrid-1 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --split-table "$OUT/split-small.txt"
-run small-hybrid-2 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --split-table "$OUT/split-small.txt" \
-  --json "$OUT/small-hybrid.json"
-
-# Large N: hybrid with a persistent table (twice), GPU only in core, GPU only out of core.
+run small-hybrid 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --json "$OUT/small-hybrid.json"
 rm -f "$OUT/split-table.txt"
-run hybrid-1 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend hybrid --split-table "$OUT/split-table.txt"
+run small-streamed-hybrid-1 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --placement streamed \
+  --split-table "$OUT/split-table.txt"
 cp "$OUT/split-table.txt" "$OUT/split-table-after-run1.txt" 2>/dev/null
-run hybrid-2 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend hybrid --split-table "$OUT/split-table.txt" \
-  --json "$OUT/hybrid.json"
-run gpu-incore 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --json "$OUT/gpu-incore.json"
-HALF=$(( N * N * 8 / 2 ))
-run gpu-ooc 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --gpu-memory-limit "$HALF" --json "$OUT/gpu-ooc.json"
+run small-streamed-hybrid-2 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --placement streamed \
+  --split-table "$OUT/split-table.txt" --json "$OUT/small-streamed-hybrid.json"
 
-# Two GPUs, 1x2 grid, the same memory per GPU.
+# 1xQ grids of GPUs (NCCL panel broadcasts), the same N^2 per GPU as the single-GPU run.
 NGPU=$(nvidia-smi -L 2>/dev/null | wc -l)
-if [ "$NGPU" -ge 2 ] && command -v mpirun >/dev/null; then
-  N2=$(python3 -c "print(int($N*2**0.5)//$NB*$NB)")
-  dat "$N2" "$NB" 1 2 > "$OUT/HPL-1x2.dat"
-  run grid1x2 300 mpirun -np 2 --oversubscribe -x OMP_NUM_THREADS=$((CORES / 2)) -x OPENBLAS_NUM_THREADS=$((CORES / 2)) \
-    "$GLUON" hpl "$OUT/HPL-1x2.dat" --backend cuda --json "$OUT/grid1x2.json"
-fi
+for Q in 2 4; do
+  [ "$NGPU" -ge "$Q" ] && command -v mpirun >/dev/null || continue
+  NQ=$(python3 -c "print(int($N*$Q**0.5)//$NB*$NB)")
+  dat "$NQ" "$NB" 1 "$Q" > "$OUT/HPL-1x$Q.dat"
+  run grid1x$Q 300 mpirun -np "$Q" --bind-to none -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=$((CORES / Q)) \
+    -x OPENBLAS_NUM_THREADS=$((CORES / Q)) "$GLUON" hpl "$OUT/HPL-1x$Q.dat" --backend cuda --json "$OUT/grid1x$Q.json"
+done
 # The targets of issue 5, from the JSON summaries (missing runs are reported as missing).
 python3 - "$OUT" <<'PY' | tee -a "$OUT/summary.txt"
 import json, os, sys
@@ -102,24 +115,27 @@ def rate(name):
         return j.get("dgemm", {}).get("gflops")
     runs = j.get("runs", [])
     return runs[0]["gflops"] if runs and runs[0].get("passed") else None
-r = {k: rate(k) for k in ["dgemm", "small-gpu", "small-cpu", "small-hybrid", "hybrid", "gpu-incore", "gpu-ooc", "grid1x2"]}
+names = ["dgemm", "gpu-incore", "mid-resident", "mid-streamed", "mid-ooc", "small-gpu", "small-cpu", "small-hybrid",
+         "small-streamed-hybrid", "grid1x2", "grid1x4"]
+r = {k: rate(k) for k in names}
 print("# rates (GFLOP/s):", {k: (round(v, 1) if v else None) for k, v in r.items()})
-def ratio(label, a, b, target):
+def ratio(label, a, b, target, scale=1):
     if r.get(a) and r.get(b):
-        q = r[a] / r[b]
+        q = r[a] / (scale * r[b])
         print(f"# {label}: {q:.3f} (target >= {target}) {'met' if q >= target else 'NOT met'}")
     else:
         print(f"# {label}: not measured ({a} or {b} missing)")
-ratio("in-core GPU-only HPL / cuBLAS DGEMM", "gpu-incore", "dgemm", 0.75)
-ratio("in-core hybrid HPL / cuBLAS DGEMM", "hybrid", "dgemm", 0.75)
-ratio("out-of-core / in-core (GPU only)", "gpu-ooc", "gpu-incore", 0.70)
-if r.get("grid1x2") and r.get("gpu-incore"):
-    q = r["grid1x2"] / (2 * r["gpu-incore"])
-    print(f"# 1x2 / (2 x one GPU): {q:.3f} (target >= 0.85) {'met' if q >= 0.85 else 'NOT met'}")
+ratio("in-core GPU-only HPL (resident) / cuBLAS DGEMM", "gpu-incore", "dgemm", 0.75)
+ratio("out-of-core / in-core at N=mid (streamed ooc / resident)", "mid-ooc", "mid-resident", 0.70)
+ratio("out-of-core / in-core at N=mid (streamed ooc / streamed in core)", "mid-ooc", "mid-streamed", 0.70)
+ratio("1x2 / (2 x one GPU)", "grid1x2", "gpu-incore", 0.85, 2)
+ratio("1x4 / (4 x one GPU)", "grid1x4", "gpu-incore", 0.85, 4)
 if r.get("small-hybrid") and r.get("small-gpu") and r.get("small-cpu"):
     best = max(r["small-gpu"], r["small-cpu"])
-    print(f"# hybrid / best of GPU-only and CPU-only at N=small: {r['small-hybrid'] / best:.3f} (target >= 1)")
+    print(f"# hybrid (auto placement) / best of GPU-only and CPU-only at N=small: {r['small-hybrid'] / best:.3f} (target >= 1)")
+if r.get("small-streamed-hybrid") and r.get("small-cpu"):
+    print(f"# streamed hybrid / CPU-only at N=small: {r['small-streamed-hybrid'] / r['small-cpu']:.3f}")
 PY
-echo "# split tables (log2(flops) samples gpu_fraction gpu_gflops cpu_gflops core fractions):" >> "$OUT/summary.txt"
+echo "# split table of the streamed hybrid (log2(flops) samples gpu_fraction gpu_gflops cpu_gflops core fractions):" >> "$OUT/summary.txt"
 cat "$OUT/split-table.txt" >> "$OUT/summary.txt" 2>/dev/null
 cat "$OUT/summary.txt"
