@@ -5,15 +5,18 @@
 #
 # Measures, all in one run, into $OUT:
 #   dgemm.txt            cuBLAS DGEMM rate (k = NB) on device-resident operands: the reference
+#   dgemm-nb2.txt        the same with k = NB2
 #   gpu-incore.txt       N (default: the largest multiple of NB whose matrix takes <= 55% of the
-#                        GPU's memory, at most 100000): the device-resident LU, NB and NB2
+#                        GPU's memory, at most 100000): the device-resident LU at NB; and at NB2
+#                        (gpu-incore-nb2), each compared with the DGEMM of its own k
 #   mid-*.txt            N=$NM: resident, streamed in core (--placement streamed), and streamed
 #                        out of core (--gpu-memory-limit at half of the matrix bytes)
 #   small-*.txt          N=$NS: GPU only, CPU only, hybrid (auto placement), and the streamed
 #                        hybrid twice with one split table (split-table.txt) to show it converge
 #   grid1xQ.txt          (2 or 4 GPUs and mpirun) 1xQ grid, N*sqrt(Q) (the same N^2 per GPU)
 #   summary.txt          the T/V lines, rates and the issue's ratios; progress lines in *.err
-# Budget: about 5 minutes on an H200 with the defaults; N, NB, NB2, NM, NS override.
+# Budget: about 5 minutes on an H200 with the defaults; N, NB, NB2, NM, NS override. Finally the
+# whole $OUT is packed into $OUT/../hpl-gpu.tgz (the device tool returns a limited number of files).
 set -uo pipefail
 GLUON=${GLUON:-build-cuda/bin/gluon}
 OUT=${OUT:?set OUT to the output directory}
@@ -37,7 +40,7 @@ dat() {  # dat N NB P Q
     "0            PMAP process mapping (0=Row-,1=Column-major)" "1            # of process grids (P x Q)" \
     "$3           Ps" "$4           Qs" "16.0         threshold" "1            # of panel fact" \
     "2            PFACTs (0=left, 1=Crout, 2=Right)" "1            # of recursive stopping criterium" \
-    "8            NBMINs (>= 1)" "1            # of panels in recursion" "2            NDIVs" \
+    "16           NBMINs (>= 1)" "1            # of panels in recursion" "2            NDIVs" \
     "1            # of recursive panel fact." "1            RFACTs (0=left, 1=Crout, 2=Right)" \
     "1            # of broadcast" "1            BCASTs (0=1rg,1=1rM,2=2rg,3=2rM,4=Lng,5=LnM)" \
     "1            # of lookahead depth" "1            DEPTHs (>=0)" "2            SWAP (0=bin-exch,1=long,2=mix)" \
@@ -68,12 +71,13 @@ dat 2000 "$NB" 1 1 > "$OUT/HPL-tiny.dat"
 
 # Reference: cuBLAS DGEMM with k = NB on device-resident operands.
 run dgemm 120 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB" --progress 0 --json "$OUT/dgemm.json"
-run dgemm-k$NB2 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB2" --progress 0
+run dgemm-nb2 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB2" --progress 0 \
+  --json "$OUT/dgemm-nb2.json"
 
 # Large N, in core: the device-resident LU.
 run gpu-incore 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --placement resident --json "$OUT/gpu-incore.json"
-run gpu-incore-nb$NB2 240 "$GLUON" hpl "$OUT/HPL-N-nb2.dat" --backend cuda --placement resident \
-  --json "$OUT/gpu-incore-nb$NB2.json"
+run gpu-incore-nb2 240 "$GLUON" hpl "$OUT/HPL-N-nb2.dat" --backend cuda --placement resident \
+  --json "$OUT/gpu-incore-nb2.json"
 
 # Middle N: resident, streamed in core, streamed out of core (half of A fits the cap).
 run mid-resident 120 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement resident --json "$OUT/mid-resident.json"
@@ -111,11 +115,11 @@ def rate(name):
         j = json.load(open(os.path.join(out, name + ".json")))
     except Exception:
         return None
-    if name == "dgemm":
+    if name.startswith("dgemm"):
         return j.get("dgemm", {}).get("gflops")
     runs = j.get("runs", [])
     return runs[0]["gflops"] if runs and runs[0].get("passed") else None
-names = ["dgemm", "gpu-incore", "mid-resident", "mid-streamed", "mid-ooc", "small-gpu", "small-cpu", "small-hybrid",
+names = ["dgemm", "dgemm-nb2", "gpu-incore", "gpu-incore-nb2", "mid-resident", "mid-streamed", "mid-ooc", "small-gpu", "small-cpu", "small-hybrid",
          "small-streamed-hybrid", "grid1x2", "grid1x4"]
 r = {k: rate(k) for k in names}
 print("# rates (GFLOP/s):", {k: (round(v, 1) if v else None) for k, v in r.items()})
@@ -125,7 +129,8 @@ def ratio(label, a, b, target, scale=1):
         print(f"# {label}: {q:.3f} (target >= {target}) {'met' if q >= target else 'NOT met'}")
     else:
         print(f"# {label}: not measured ({a} or {b} missing)")
-ratio("in-core GPU-only HPL (resident) / cuBLAS DGEMM", "gpu-incore", "dgemm", 0.75)
+ratio("in-core GPU-only HPL (resident, NB) / cuBLAS DGEMM (k = NB)", "gpu-incore", "dgemm", 0.75)
+ratio("in-core GPU-only HPL (resident, NB2) / cuBLAS DGEMM (k = NB2)", "gpu-incore-nb2", "dgemm-nb2", 0.75)
 ratio("out-of-core / in-core at N=mid (streamed ooc / resident)", "mid-ooc", "mid-resident", 0.70)
 ratio("out-of-core / in-core at N=mid (streamed ooc / streamed in core)", "mid-ooc", "mid-streamed", 0.70)
 ratio("1x2 / (2 x one GPU)", "grid1x2", "gpu-incore", 0.85, 2)
@@ -139,3 +144,4 @@ PY
 echo "# split table of the streamed hybrid (log2(flops) samples gpu_fraction gpu_gflops cpu_gflops core fractions):" >> "$OUT/summary.txt"
 cat "$OUT/split-table.txt" >> "$OUT/summary.txt" 2>/dev/null
 cat "$OUT/summary.txt"
+tar -czf "$OUT/../hpl-gpu.tgz" -C "$(dirname "$OUT")" "$(basename "$OUT")"

@@ -112,6 +112,7 @@ TEST(HplLu, CudaEnginesMatchTheCpu) {
     CudaEngineOptions co;
     co.mode = fraction == 1.0 ? "gpu" : "hybrid";
     co.fixed_fraction = fraction;
+    co.placement = "streamed";  // this test is about the streamed engine
     co.memory_limit = 2 * 8 * (512 * 512 + 2 * 512 * 64);  // two slots of 512 x 512 tiles
     auto eng = make_cuda_engine(co);
     auto o = quiet();
