@@ -9,8 +9,9 @@
 #   gpu-incore.txt       N (default: the largest multiple of NB whose matrix takes <= 55% of the
 #                        GPU's memory, at most 100000): the device-resident LU at NB; and at NB2
 #                        (gpu-incore-nb2), each compared with the DGEMM of its own k
-#   mid-*.txt            N=$NM: resident, streamed in core (--placement streamed), and streamed
-#                        out of core (--gpu-memory-limit at half of the matrix bytes)
+#   mid-*.txt            N=$NM: resident, and out of core (--gpu-memory-limit at half of the
+#                        matrix bytes: the windowed GPU LU)
+#   big-ooc.txt          N out of core with the cap at half of A (when the host has 3x A's bytes)
 #   small-*.txt          N=$NS: GPU only, CPU only, hybrid (auto placement), and the streamed
 #                        hybrid twice with one split table (split-table.txt) to show it converge
 #   grid1xQ.txt          (2 or 4 GPUs and mpirun) 1xQ grid, N*sqrt(Q) (the same N^2 per GPU)
@@ -79,11 +80,11 @@ run gpu-incore 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --placement resi
 run gpu-incore-nb2 240 "$GLUON" hpl "$OUT/HPL-N-nb2.dat" --backend cuda --placement resident \
   --json "$OUT/gpu-incore-nb2.json"
 
-# Middle N: resident, streamed in core, streamed out of core (half of A fits the cap).
+# Middle N: resident, and out of core with the cap at half of A's bytes (the windowed GPU LU).
 run mid-resident 120 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement resident --json "$OUT/mid-resident.json"
-run mid-streamed 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement streamed --json "$OUT/mid-streamed.json"
 HALF=$(( NM * NM * 8 / 2 ))
-run mid-ooc 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --gpu-memory-limit "$HALF" --json "$OUT/mid-ooc.json"
+run mid-ooc 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --gpu-memory-limit "$HALF" --placement out-of-core \
+  --json "$OUT/mid-ooc.json"
 
 # Small N: GPU only, CPU only, hybrid (auto placement: resident), and the streamed hybrid with a
 # split table (fresh, then reused) to show the adaptive split converge.
@@ -96,6 +97,13 @@ run small-streamed-hybrid-1 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybr
 cp "$OUT/split-table.txt" "$OUT/split-table-after-run1.txt" 2>/dev/null
 run small-streamed-hybrid-2 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --placement streamed \
   --split-table "$OUT/split-table.txt" --json "$OUT/small-streamed-hybrid.json"
+
+# Large N out of core (cap at half of A), when the host has three times A's bytes of memory.
+HOST_KB=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
+if [ "${BIG_OOC:-1}" = 1 ] && [ $(( HOST_KB / 1024 / 1024 )) -ge $(( N * N * 24 / 1024 / 1024 / 1024 )) ]; then
+  run big-ooc 300 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --gpu-memory-limit $(( N * N * 8 / 2 )) \
+    --placement out-of-core --json "$OUT/big-ooc.json"
+fi
 
 # 1xQ grids of GPUs (NCCL panel broadcasts), the same N^2 per GPU as the single-GPU run.
 NGPU=$(nvidia-smi -L 2>/dev/null | wc -l)
@@ -119,7 +127,7 @@ def rate(name):
         return j.get("dgemm", {}).get("gflops")
     runs = j.get("runs", [])
     return runs[0]["gflops"] if runs and runs[0].get("passed") else None
-names = ["dgemm", "dgemm-nb2", "gpu-incore", "gpu-incore-nb2", "mid-resident", "mid-streamed", "mid-ooc", "small-gpu", "small-cpu", "small-hybrid",
+names = ["dgemm", "dgemm-nb2", "gpu-incore", "gpu-incore-nb2", "mid-resident", "mid-ooc", "big-ooc", "small-gpu", "small-cpu", "small-hybrid",
          "small-streamed-hybrid", "grid1x2", "grid1x4"]
 r = {k: rate(k) for k in names}
 print("# rates (GFLOP/s):", {k: (round(v, 1) if v else None) for k, v in r.items()})
@@ -131,8 +139,8 @@ def ratio(label, a, b, target, scale=1):
         print(f"# {label}: not measured ({a} or {b} missing)")
 ratio("in-core GPU-only HPL (resident, NB) / cuBLAS DGEMM (k = NB)", "gpu-incore", "dgemm", 0.75)
 ratio("in-core GPU-only HPL (resident, NB2) / cuBLAS DGEMM (k = NB2)", "gpu-incore-nb2", "dgemm-nb2", 0.75)
-ratio("out-of-core / in-core at N=mid (streamed ooc / resident)", "mid-ooc", "mid-resident", 0.70)
-ratio("out-of-core / in-core at N=mid (streamed ooc / streamed in core)", "mid-ooc", "mid-streamed", 0.70)
+ratio("out-of-core / in-core at N=mid (cap = A/2)", "mid-ooc", "mid-resident", 0.70)
+ratio("out-of-core / in-core at N=big (cap = A/2)", "big-ooc", "gpu-incore", 0.70)
 ratio("1x2 / (2 x one GPU)", "grid1x2", "gpu-incore", 0.85, 2)
 ratio("1x4 / (4 x one GPU)", "grid1x4", "gpu-incore", 0.85, 4)
 if r.get("small-hybrid") and r.get("small-gpu") and r.get("small-cpu"):

@@ -1,9 +1,10 @@
 // gluon hpl [FILE]: HPL 2.3-compatible Linpack (docs/hpl.md). Reads HPL.dat, runs every listed
 // combination on a P x Q grid of the MPI ranks, prints HPL's output (T/V line, residual PASSED or
-// FAILED) and exits non-zero when any run FAILED. With a GPU and P = 1, [A b] stays in device
-// memory when it fits (--placement). Otherwise the host holds it and the trailing update runs on
-// the CPU (OpenBLAS), or split between cuBLAS and the CPU by an adaptive split table (--backend
-// hybrid), or on the GPU only (--backend cuda); --gpu-memory-limit caps the device memory used.
+// FAILED) and exits non-zero when any run FAILED. With a GPU and P = 1 the GPU LU runs, with [A b]
+// in device memory when it fits, else (Q = 1) out of core (--placement). Otherwise the host LU
+// runs and the trailing update goes to the CPU (OpenBLAS), or is split between cuBLAS and the CPU
+// by an adaptive split table (--backend hybrid), or to the GPU only (--backend cuda);
+// --gpu-memory-limit caps the device memory used.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -222,7 +223,7 @@ void run(const HplOptions& o) {
                             {"norm_a", res.norm_a},
                             {"norm_x", res.norm_x},
                             {"norm_b", res.norm_b},
-                            {"resident", res.resident},
+                            {"placement", res.placement},
                             {"passed", res.passed}});
     }
   }
@@ -261,8 +262,9 @@ void register_hpl(CLI::App& app) {
   c->add_option("--gpu-memory-limit", o->gpu_memory_limit,
                 "device memory (bytes) a run may use: the resident matrix, or the streamed tiles");
   c->add_option("--placement", o->placement,
-                "auto|resident|streamed: keep [A b] in GPU memory (P = 1, when it fits) or stream the update's "
-                "tiles from host memory (auto: resident when possible)")
+                "auto|resident|out-of-core|streamed: the GPU LU with [A b] in device memory (P = 1, when it fits) or "
+                "in host memory in windows (P = Q = 1), or the host LU streaming the update's tiles (auto: in that "
+                "order, the first possible)")
       ->capture_default_str();
   c->add_option("--gpu-fraction", o->gpu_fraction, "fixed GPU share of the update instead of the adaptive split (0..1)");
   c->add_option("--device", o->device, "CUDA device (default: local rank modulo the devices)");

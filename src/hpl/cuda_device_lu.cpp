@@ -13,12 +13,21 @@
 //
 // The host reads ipiv (one small copy per step) to turn the interchanges into one permutation
 // (panel_row_moves), so the trailing columns are permuted in one pass instead of jb swaps.
+//
+// Out of core (P = Q = 1, [A b] larger than the budget): [A b] lives in pinned host memory and
+// the device holds a window of W columns (W a multiple of NB). For each window, left to right:
+// copy it up; apply every earlier panel to it in order (its interchanges, DTRSM, DGEMM: the same
+// operations, in the same order, as the right-looking LU applies to those columns), each
+// panel's L streamed up on a copy stream sx while the previous panel's DGEMM runs; factor the
+// window's own panels as in core; copy it back. A crosses the link about 2 + N/(2W) times in all
+// instead of once per panel, and the backward solve runs on the host (hpl::backward_solve).
 // Broadcast buffers alternate between two, each reused only after the update and the broadcast
 // of two steps back are done with it (events `ufree`, `cfree`).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -26,6 +35,7 @@
 #include "gluon/comm/backends.h"
 #include "gluon/comm/environment.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/log.h"
 #include "lu_kernels.h"
 
 namespace gluon::hpl {
@@ -42,6 +52,9 @@ void ck(cublasStatus_t s, const char* what) {
 
 long round_up(long x, long m) { return (x + m - 1) / m * m; }
 
+// Device memory kept free beside the matrix: cuBLAS workspaces, NCCL buffers, solve vectors.
+constexpr std::size_t kSlack = std::size_t{256} << 20;
+
 struct Shape {
   long n, nb, mp, nq, ld;
   int q, mycol;
@@ -51,24 +64,33 @@ struct Shape {
   std::size_t bcast_doubles() const { return static_cast<std::size_t>(nb + mp * nb); }
 };
 
-class DeviceLu final : public ResidentLu {
+class CudaLu final : public DeviceLu {
  public:
-  DeviceLu(const HplRunParams& prm, HplGrid& g, int device) : prm_(prm), g_(g), s_(prm, g), device_(device) {
+  // window = 0: resident (every local column on the device); > 0: out of core, Q = 1.
+  CudaLu(const HplRunParams& prm, HplGrid& g, int device, long window)
+      : prm_(prm), g_(g), s_(prm, g), device_(device), window_(window) {
+    if (window_ > 0 && (s_.q != 1 || window_ % s_.nb != 0))
+      throw Error("hpl device LU: internal error: out of core needs Q = 1 and a window of whole panels");
+    cols_ = window_ > 0 ? std::min<long>(window_, s_.nq) : s_.nq;
     ck(cudaSetDevice(device_), "cudaSetDevice");
     int lo = 0, hi = 0;
     ck(cudaDeviceGetStreamPriorityRange(&lo, &hi), "cudaDeviceGetStreamPriorityRange");
     ck(cudaStreamCreateWithPriority(&su_, cudaStreamNonBlocking, lo), "cudaStreamCreate (update)");
     ck(cudaStreamCreateWithPriority(&sp_, cudaStreamNonBlocking, hi), "cudaStreamCreate (panel)");
     ck(cudaStreamCreateWithPriority(&sc_, cudaStreamNonBlocking, hi), "cudaStreamCreate (broadcast)");
+    ck(cudaStreamCreateWithPriority(&sx_, cudaStreamNonBlocking, lo), "cudaStreamCreate (L up)");
     ck(cublasCreate(&hu_), "cublasCreate");
     ck(cublasCreate(&hp_), "cublasCreate");
     ck(cublasSetStream(hu_, su_), "cublasSetStream");
     ck(cublasSetStream(hp_, sp_), "cublasSetStream");
     for (cudaEvent_t* e : {&fact_, &bcast_, &ready_, &ufree_[0], &ufree_[1], &cfree_[0], &cfree_[1], &copied_[0],
-                           &copied_[1]})
+                           &copied_[1], &lready_[0], &lready_[1], &lfree_[0], &lfree_[1], &up_})
       ck(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
-    ck(cudaMalloc(reinterpret_cast<void**>(&a_), sizeof(double) * s_.ld * std::max<long>(1, s_.nq)),
-       "cudaMalloc (local [A b])");
+    ck(cudaMalloc(reinterpret_cast<void**>(&a_), sizeof(double) * s_.ld * std::max<long>(1, cols_)),
+       window_ > 0 ? "cudaMalloc (window of [A b])" : "cudaMalloc (local [A b])");
+    if (window_ > 0)
+      for (double*& b : lbuf_)
+        ck(cudaMalloc(reinterpret_cast<void**>(&b), sizeof(double) * s_.mp * s_.nb), "cudaMalloc (L of a panel)");
     if (s_.q > 1)
       for (double*& b : bcast_buf_)
         ck(cudaMalloc(reinterpret_cast<void**>(&b), sizeof(double) * s_.bcast_doubles()), "cudaMalloc (panel buffer)");
@@ -83,7 +105,7 @@ class DeviceLu final : public ResidentLu {
     ndiv_ = std::max(2, prm.ndiv);
   }
 
-  ~DeviceLu() override {
+  ~CudaLu() override {
     cudaSetDevice(device_);
     cudaDeviceSynchronize();
     row_.reset();
@@ -92,20 +114,37 @@ class DeviceLu final : public ResidentLu {
       if (moves_dev_[p]) cudaFree(moves_dev_[p]);
       if (moves_host_[p]) cudaFreeHost(moves_host_[p]);
       if (bcast_buf_[p]) cudaFree(bcast_buf_[p]);
+      if (lbuf_[p]) cudaFree(lbuf_[p]);
     }
+    if (registered_) cudaHostUnregister(host_->a.data());
     if (ipiv_dev_) cudaFree(ipiv_dev_);
     if (ipiv_host_) cudaFreeHost(ipiv_host_);
     if (a_) cudaFree(a_);
-    for (cudaEvent_t e : {fact_, bcast_, ready_, ufree_[0], ufree_[1], cfree_[0], cfree_[1], copied_[0], copied_[1]})
+    for (cudaEvent_t e : {fact_, bcast_, ready_, ufree_[0], ufree_[1], cfree_[0], cfree_[1], copied_[0], copied_[1],
+                          lready_[0], lready_[1], lfree_[0], lfree_[1], up_})
       if (e) cudaEventDestroy(e);
     if (hu_) cublasDestroy(hu_);
     if (hp_) cublasDestroy(hp_);
-    for (cudaStream_t st : {su_, sp_, sc_})
+    for (cudaStream_t st : {su_, sp_, sc_, sx_})
       if (st) cudaStreamDestroy(st);
   }
 
+  std::string placement() const override { return window_ > 0 ? "out-of-core" : "resident"; }
+
   void load(std::uint64_t seed) override {
     ck(cudaSetDevice(device_), "cudaSetDevice");
+    if (window_ > 0) {  // [A b] in host memory, pinned so that the windows and L copy asynchronously
+      host_ = std::make_unique<LocalMatrix>(prm_.n, prm_.nb, 1, 1, 0, 0);
+      host_->generate(seed);
+      registered_ = cudaHostRegister(host_->a.data(), sizeof(double) * host_->a.size(), cudaHostRegisterDefault) ==
+                    cudaSuccess;
+      if (!registered_) {
+        cudaGetLastError();
+        runtime::log::warn("hpl: could not pin the host matrix (cudaHostRegister); the out-of-core copies will not "
+                           "overlap the updates");
+      }
+      return;
+    }
     if (s_.q > 1 && !row_) row_ = comm::make_nccl_communicator(*g_.row, device_);
     // Columns generated on the host into two pinned staging buffers (about 256 MB each) and
     // copied up while the next block is generated.
@@ -136,19 +175,55 @@ class DeviceLu final : public ResidentLu {
 
   std::vector<double> solve(const std::function<void(double)>& progress) override {
     ck(cudaSetDevice(device_), "cudaSetDevice");
+    const long npan = (s_.n + s_.nb - 1) / s_.nb;
+    if (window_ == 0) {
+      col0_ = 0;
+      panels(0, npan, progress);
+      if (s_.q > 1) {
+        ck(cudaEventRecord(bcast_, sc_), "cudaEventRecord");
+        ck(cudaStreamWaitEvent(su_, bcast_), "cudaStreamWaitEvent");
+      }
+      ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
+      return backward_solve();
+    }
+    ipiv_all_.assign(static_cast<std::size_t>(s_.n), 0.0);
+    const long ldh = host_->lda;
+    for (long w0 = 0; w0 < s_.nq; w0 += window_) {
+      col0_ = w0;
+      cols_ = std::min(window_, s_.nq - w0);
+      ck(cudaMemcpy2DAsync(a_, sizeof(double) * s_.ld, host_->a.data() + w0 * ldh, sizeof(double) * ldh,
+                           sizeof(double) * s_.mp, cols_, cudaMemcpyHostToDevice, su_),
+         "cudaMemcpy2DAsync (window up)");
+      ck(cudaEventRecord(up_, su_), "cudaEventRecord");
+      left_look(w0);
+      const long t0 = w0 / s_.nb, t1 = std::min(npan, (w0 + cols_ + s_.nb - 1) / s_.nb);
+      panels(t0, t1, progress);
+      ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
+      ck(cudaMemcpy2DAsync(host_->a.data() + w0 * ldh, sizeof(double) * ldh, a_, sizeof(double) * s_.ld,
+                           sizeof(double) * s_.mp, cols_, cudaMemcpyDeviceToHost, su_),
+         "cudaMemcpy2DAsync (window down)");
+    }
+    ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (last window)");
+    return hpl::backward_solve(prm_, g_, *host_);
+  }
+
+ private:
+  // Panels t_begin .. t_end-1 with their trailing updates over the columns held on the device.
+  void panels(long t_begin, long t_end, const std::function<void(double)>& progress) {
     const long n = s_.n, nb = s_.nb;
-    const long npan = (n + nb - 1) / nb;
     const bool lookahead = prm_.depth >= 1;
     long factored = -1;  // the panel this rank already factored ahead
-    for (long t = 0; t < npan; ++t) {
+    // The first panel waits for what su_ did before (the upload, the earlier panels of a window).
+    ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
+    for (long t = t_begin; t < t_end; ++t) {
       const long j = t * nb;
       const int jb = static_cast<int>(std::min(nb, n - j));
       const long m = n - j;  // rows of the panel (P = 1: local rows are global rows)
       const int par = static_cast<int>(t & 1);
       const bool mine = s_.mycol == owner(j, nb, s_.q);
-      if (mine && factored != t) factor(t, t > 0);
+      if (mine && factored != t) factor(t);
       // The panel's L: the matrix itself on the owner, the broadcast buffer elsewhere.
-      const double* l = a_ + j + lcol(j) * s_.ld;
+      const double* l = a_ + j + loc(j) * s_.ld;
       long ldl = s_.ld;
       cudaEvent_t have = fact_;
       if (s_.q > 1) {
@@ -168,22 +243,15 @@ class DeviceLu final : public ResidentLu {
       }
       ck(cudaEventSynchronize(have), "cudaEventSynchronize (panel)");
       ck(cudaStreamWaitEvent(su_, have), "cudaStreamWaitEvent");
+      if (window_ > 0) std::copy(ipiv_host_, ipiv_host_ + jb, ipiv_all_.begin() + j);
       const std::vector<RowMove> moves = panel_row_moves(ipiv_host_, j, jb);
 
-      // Trailing update of my columns [c0, nq): global columns from j + jb on, b included.
-      const long c0 = lcol(j + jb), nc = s_.nq - c0;
+      // Trailing update of the columns held, [c0, cols_): global columns from j + jb on, b included.
+      const long c0 = loc(j + jb), nc = cols_ - c0;
       const long m2 = m - jb;
-      const bool next_mine = t + 1 < npan && s_.mycol == owner(j + jb, nb, s_.q);
+      const bool next_mine = t + 1 < t_end && s_.mycol == owner(j + jb, nb, s_.q);
       if (nc > 0) {
-        if (!moves.empty()) {
-          ck(cudaEventSynchronize(copied_[par]), "cudaEventSynchronize (row moves)");
-          long* h = moves_host_[par];
-          const int cnt = static_cast<int>(moves.size());
-          for (int i = 0; i < cnt; ++i) h[i] = moves[i].dst, h[cnt + i] = moves[i].src;
-          ck(cudaMemcpyAsync(moves_dev_[par], h, sizeof(long) * 2 * cnt, cudaMemcpyHostToDevice, su_), "moves up");
-          ck(cudaEventRecord(copied_[par], su_), "cudaEventRecord");
-          kernels::apply_row_moves(a_ + c0 * s_.ld, s_.ld, nc, moves_dev_[par], moves_dev_[par] + cnt, cnt, su_);
-        }
+        move_rows(moves, par, c0, nc);
         const double one = 1.0, minus = -1.0;
         double* u = a_ + j + c0 * s_.ld;
         ck(cublasDtrsm(hu_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
@@ -202,7 +270,7 @@ class DeviceLu final : public ResidentLu {
           ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
           // The owner of panel t+1 may have to wait for the others' broadcast buffers to free up
           // (factor() orders that); the panel runs beside the rest of this DGEMM.
-          factor(t + 1, true);
+          factor(t + 1);
           factored = t + 1;
           gemm(c0 + njb, nc - njb);
         } else {
@@ -215,32 +283,69 @@ class DeviceLu final : public ResidentLu {
       ck(cudaEventRecord(ufree_[par], su_), "cudaEventRecord");
       if (progress) progress(static_cast<double>(j + jb));
     }
-    if (s_.q > 1) {
-      ck(cudaEventRecord(bcast_, sc_), "cudaEventRecord");
-      ck(cudaStreamWaitEvent(su_, bcast_), "cudaStreamWaitEvent");
-    }
-    ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
-    return backward_solve();
   }
 
- private:
+  // Out of core: every panel left of the window (global columns before w0) applied to it in
+  // order; panel p's L (rows j.., read from the host copy) goes up on sx_ into lbuf_[p % 2]
+  // while the previous panel's DGEMM runs.
+  void left_look(long w0) {
+    const long ldh = host_->lda;
+    ck(cudaStreamWaitEvent(sx_, up_), "cudaStreamWaitEvent");  // the host copy of earlier windows is complete
+    const double one = 1.0, minus = -1.0;
+    for (long j = 0; j < w0; j += s_.nb) {
+      const int jb = static_cast<int>(std::min(s_.nb, s_.n - j));
+      const long m = s_.n - j;
+      const int par = static_cast<int>((j / s_.nb) & 1);
+      ck(cudaStreamWaitEvent(sx_, lfree_[par]), "cudaStreamWaitEvent");
+      ck(cudaMemcpy2DAsync(lbuf_[par], sizeof(double) * m, host_->a.data() + j + j * ldh, sizeof(double) * ldh,
+                           sizeof(double) * m, jb, cudaMemcpyHostToDevice, sx_),
+         "cudaMemcpy2DAsync (L up)");
+      ck(cudaEventRecord(lready_[par], sx_), "cudaEventRecord");
+      move_rows(panel_row_moves(ipiv_all_.data() + j, j, jb), par, 0, cols_);
+      ck(cudaStreamWaitEvent(su_, lready_[par]), "cudaStreamWaitEvent");
+      ck(cublasDtrsm(hu_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
+                     static_cast<int>(cols_), &one, lbuf_[par], static_cast<int>(m), a_ + j, static_cast<int>(s_.ld)),
+         "cublasDtrsm (left-looking U rows)");
+      if (m > jb)
+        ck(cublasDgemm(hu_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m - jb), static_cast<int>(cols_), jb, &minus,
+                       lbuf_[par] + jb, static_cast<int>(m), a_ + j, static_cast<int>(s_.ld), &one, a_ + j + jb,
+                       static_cast<int>(s_.ld)),
+           "cublasDgemm (left-looking update)");
+      ck(cudaEventRecord(lfree_[par], su_), "cudaEventRecord");
+    }
+  }
+
+  // Rows dst := old rows src over the held columns [c0, c0 + nc), on su_ (the lists go up
+  // through pinned buffer `par`, reused once its previous copy is done).
+  void move_rows(const std::vector<RowMove>& moves, int par, long c0, long nc) {
+    if (moves.empty() || nc <= 0) return;
+    ck(cudaEventSynchronize(copied_[par]), "cudaEventSynchronize (row moves)");
+    long* h = moves_host_[par];
+    const int cnt = static_cast<int>(moves.size());
+    for (int i = 0; i < cnt; ++i) h[i] = moves[i].dst, h[cnt + i] = moves[i].src;
+    ck(cudaMemcpyAsync(moves_dev_[par], h, sizeof(long) * 2 * cnt, cudaMemcpyHostToDevice, su_), "moves up");
+    ck(cudaEventRecord(copied_[par], su_), "cudaEventRecord");
+    kernels::apply_row_moves(a_ + c0 * s_.ld, s_.ld, nc, moves_dev_[par], moves_dev_[par] + cnt, cnt, su_);
+  }
+
   long lcol(long g) const { return numroc(g, s_.nb, s_.mycol, s_.q); }
+  long loc(long g) const { return lcol(g) - col0_; }  // index among the columns held on the device
 
   // Factors panel t (global columns [j, j+jb), all rows from j) in place on sp_; ipiv to the
   // host and, for Q > 1, [ipiv | panel] into the broadcast buffer. Records fact_.
-  void factor(long t, bool wait_ready) {
+  void factor(long t) {
     const long j = t * s_.nb;
     const int jb = static_cast<int>(std::min(s_.nb, s_.n - j));
     const long m = s_.n - j;
     const int par = static_cast<int>(t & 1);
-    if (wait_ready) ck(cudaStreamWaitEvent(sp_, ready_), "cudaStreamWaitEvent");
+    ck(cudaStreamWaitEvent(sp_, ready_), "cudaStreamWaitEvent");
     double* ipiv = ipiv_dev_;
     if (s_.q > 1) {
       ck(cudaStreamWaitEvent(sp_, ufree_[par]), "cudaStreamWaitEvent");
       ck(cudaStreamWaitEvent(sp_, cfree_[par]), "cudaStreamWaitEvent");
       ipiv = bcast_buf_[par];
     }
-    double* p = a_ + j + lcol(j) * s_.ld;
+    double* p = a_ + j + loc(j) * s_.ld;
     rfact(p, m, 0, jb, jb, j, ipiv);
     if (s_.q > 1)
       ck(cudaMemcpy2DAsync(bcast_buf_[par] + s_.nb, sizeof(double) * m, p, sizeof(double) * s_.ld, sizeof(double) * m, jb,
@@ -331,6 +436,9 @@ class DeviceLu final : public ResidentLu {
   HplGrid& g_;
   Shape s_;
   int device_;
+  long window_ = 0;   // out of core: columns per window (0: resident)
+  long cols_ = 0;     // columns held on the device now
+  long col0_ = 0;     // local column index of the first one held
   int leaf_ = 16, ndiv_ = 2;
   double* a_ = nullptr;
   double* bcast_buf_[2] = {nullptr, nullptr};
@@ -344,6 +452,13 @@ class DeviceLu final : public ResidentLu {
   cudaEvent_t fact_ = nullptr, bcast_ = nullptr, ready_ = nullptr;
   cudaEvent_t ufree_[2] = {nullptr, nullptr}, cfree_[2] = {nullptr, nullptr}, copied_[2] = {nullptr, nullptr};
   std::unique_ptr<comm::Communicator> row_;  // NCCL over the process row (Q > 1)
+  // Out of core: the host copy of [A b], every panel's ipiv, the two L buffers and their events.
+  std::unique_ptr<LocalMatrix> host_;
+  bool registered_ = false;
+  std::vector<double> ipiv_all_;
+  double* lbuf_[2] = {nullptr, nullptr};
+  cudaStream_t sx_ = nullptr;
+  cudaEvent_t lready_[2] = {nullptr, nullptr}, lfree_[2] = {nullptr, nullptr}, up_ = nullptr;
 };
 
 }  // namespace
@@ -352,29 +467,50 @@ std::size_t device_lu_bytes(const HplRunParams& prm, const HplGrid& g) {
   const Shape s(prm, g);
   std::size_t bytes = sizeof(double) * static_cast<std::size_t>(s.ld) * static_cast<std::size_t>(std::max<long>(1, s.nq));
   if (s.q > 1) bytes += 2 * sizeof(double) * s.bcast_doubles();
-  return bytes + (std::size_t{256} << 20);  // cuBLAS workspaces, NCCL buffers, solve vectors
+  return bytes + kSlack;
 }
 
-std::unique_ptr<ResidentLu> make_device_lu(const HplRunParams& prm, HplGrid& g, int device, std::size_t budget,
-                                           std::string& why_not) {
+long out_of_core_window(const HplRunParams& prm, const HplGrid& g, std::size_t budget) {
+  const Shape s(prm, g);
+  const std::size_t fixed = 2 * sizeof(double) * static_cast<std::size_t>(s.mp * s.nb) + kSlack;  // two L buffers
+  if (budget <= fixed) return 0;
+  const long w = static_cast<long>((budget - fixed) / (sizeof(double) * static_cast<std::size_t>(s.ld)));
+  return w / s.nb * s.nb;
+}
+
+std::unique_ptr<DeviceLu> make_device_lu(const HplRunParams& prm, HplGrid& g, int device, std::size_t budget,
+                                         const std::string& placement, std::string& why_not) {
+  auto gb = [](std::size_t b) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(b) * 1e-9);
+    return std::string(buf);
+  };
   if (g.p != 1) {
-    why_not = "P = " + std::to_string(g.p) + ": the device-resident LU needs P = 1 (each rank holding whole columns)";
-    return nullptr;
-  }
-  if (g.q > 1 && (!comm::nccl_compiled() || g.row->backend() != comm::CommBackend::mpi)) {
-    why_not = "Q = " + std::to_string(g.q) + " needs NCCL over MPI for the panel broadcasts, and this " +
-              (comm::nccl_compiled() ? "run has no MPI process row" : "build has no NCCL");
+    why_not = "P = " + std::to_string(g.p) + ": the GPU LU needs P = 1 (each rank holding whole columns)";
     return nullptr;
   }
   const std::size_t need = device_lu_bytes(prm, g);
-  if (need > budget) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "the local [A b] and its buffers need %.2f GB of device memory, the run may use %.2f GB",
-                  static_cast<double>(need) * 1e-9, static_cast<double>(budget) * 1e-9);
-    why_not = buf;
+  if (placement != "out-of-core") {
+    if (g.q > 1 && (!comm::nccl_compiled() || g.row->backend() != comm::CommBackend::mpi)) {
+      why_not = "Q = " + std::to_string(g.q) + " needs NCCL over MPI for the panel broadcasts, and this " +
+                (comm::nccl_compiled() ? "run has no MPI process row" : "build has no NCCL");
+      return nullptr;
+    }
+    if (need <= budget) return std::make_unique<CudaLu>(prm, g, device, 0);
+    why_not = "the local [A b] and its buffers need " + gb(need) + " of device memory, the run may use " + gb(budget);
+    if (placement == "resident") return nullptr;
+  }
+  if (g.q != 1) {
+    why_not += std::string(why_not.empty() ? "" : "; ") + "the out-of-core LU needs Q = 1";
     return nullptr;
   }
-  return std::make_unique<DeviceLu>(prm, g, device);
+  const long w = out_of_core_window(prm, g, budget);
+  if (w < prm.nb) {
+    why_not += std::string(why_not.empty() ? "" : "; ") + "a window of one panel (" + std::to_string(prm.nb) +
+               " columns) does not fit " + gb(budget) + " with the L buffers and " + gb(kSlack) + " of slack";
+    return nullptr;
+  }
+  return std::make_unique<CudaLu>(prm, g, device, w);
 }
 
 }  // namespace gluon::hpl

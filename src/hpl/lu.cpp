@@ -408,7 +408,9 @@ class Lu {
   bool par_;
 };
 
-// Solves U x = y (y is column n of the factored [A b]); x ends on every grid process.
+
+}  // namespace
+
 std::vector<double> backward_solve(const HplRunParams& prm, HplGrid& g, LocalMatrix& a) {
   const long n = prm.n, nb = prm.nb;
   std::vector<double> x(static_cast<std::size_t>(n), 0.0);
@@ -445,7 +447,6 @@ std::vector<double> backward_solve(const HplRunParams& prm, HplGrid& g, LocalMat
   return x;
 }
 
-}  // namespace
 
 RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   if (prm.n < 1 || prm.nb < 1)
@@ -455,14 +456,14 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   UpdateEngine* eng = opt.engine;
   if (!eng) own = make_cpu_engine(), eng = own.get();
 
-  // The device-resident LU when the engine offers one on every grid rank; else the host LU.
-  std::unique_ptr<ResidentLu> resident = eng->resident(prm, g);
-  double everywhere = resident ? 1.0 : 0.0;
+  // The GPU LU when the engine offers one on every grid rank; else the host LU.
+  std::unique_ptr<DeviceLu> device = eng->device_lu(prm, g);
+  double everywhere = device ? 1.0 : 0.0;
   g.all->allreduce_min(&everywhere, 1);
-  if (everywhere == 0.0) resident.reset();
-  LocalMatrix a(prm.n, prm.nb, g.p, g.q, g.myrow, g.mycol, /*allocate=*/!resident);
-  if (resident) {
-    resident->load(opt.seed);
+  if (everywhere == 0.0) device.reset();
+  LocalMatrix a(prm.n, prm.nb, g.p, g.q, g.myrow, g.mycol, /*allocate=*/!device);
+  if (device) {
+    device->load(opt.seed);
   } else {
     a.generate(opt.seed);
   }
@@ -470,7 +471,7 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
     UpdateEngine* e;
     ~Unregister() { e->unregister_host(); }
   } unregister{eng};
-  if (!resident) eng->register_host(a.a.data(), a.a.size());
+  if (!device) eng->register_host(a.a.data(), a.a.size());
 
   const bool speaker = g.all->rank() == 0;
   const double total = hpl_flops(prm.n);
@@ -495,8 +496,8 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   g.all->barrier();
   t0 = Clock::now();
   std::vector<double> x;
-  if (resident) {
-    x = resident->solve(progress);
+  if (device) {
+    x = device->solve(progress);
   } else {
     Lu lu(prm, g, a, *eng);
     lu.factorize(progress);
@@ -508,7 +509,7 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   res.gflops = total / res.time_s * 1e-9;
   eng->finish();
 
-  res.resident = resident != nullptr;
+  res.placement = device ? device->placement() : "host";
   if (opt.corrupt_solution) x[0] += 1.0;
   // Check against a fresh copy of [A b], generated again one block of columns at a time.
   const long n = prm.n, nb = prm.nb;

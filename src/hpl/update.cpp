@@ -81,8 +81,8 @@ class CudaEngine : public UpdateEngine {
     ck(cublasCreate(&handle_), "cublasCreate");
     if (o.mode != "hybrid" && o.mode != "gpu")
       throw InputError("hpl cuda engine: mode must be hybrid or gpu, found '" + o.mode + "'");
-    if (o.placement != "auto" && o.placement != "resident" && o.placement != "streamed")
-      throw InputError("hpl: --placement must be auto, resident or streamed, found '" + o.placement + "'");
+    if (o.placement != "auto" && o.placement != "resident" && o.placement != "out-of-core" && o.placement != "streamed")
+      throw InputError("hpl: --placement must be auto, resident, out-of-core or streamed, found '" + o.placement + "'");
     if (!o.split_table.empty() && std::filesystem::exists(o.split_table)) {
       table_ = sched::SplitTable::load(o.split_table);
       if (table_.cores() != std::max(1, omp_get_max_threads()))
@@ -153,25 +153,25 @@ class CudaEngine : public UpdateEngine {
     if (!opt_.split_table.empty() && calls_ > 0) table_.save(opt_.split_table);
   }
 
-  // The device-resident LU when P = 1 and [A b] fits (placement auto/resident): the matrix never
-  // leaves the GPU, so the CPU takes no share of the update (the split table is not consulted).
-  std::unique_ptr<ResidentLu> resident(const HplRunParams& prm, HplGrid& grid) override {
+  // The GPU LU when P = 1 (placement auto/resident/out-of-core): the matrix never waits for the
+  // host, so the CPU takes no share of the update (the split table is not consulted).
+  std::unique_ptr<DeviceLu> device_lu(const HplRunParams& prm, HplGrid& grid) override {
     std::string why = "--placement streamed";
-    std::unique_ptr<ResidentLu> lu;
+    std::unique_ptr<DeviceLu> lu;
     if (opt_.placement != "streamed") {
+      why.clear();
       release_device();  // tiles of an earlier streamed run
       std::size_t free_b = 0, total_b = 0;
       ck(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
       const std::size_t budget = opt_.memory_limit > 0 ? std::min(opt_.memory_limit, free_b) : free_b / 100 * 95;
-      lu = make_device_lu(prm, grid, opt_.device, budget, why);
-      if (!lu && opt_.placement == "resident") throw InputError("hpl: --placement resident: " + why);
+      lu = make_device_lu(prm, grid, opt_.device, budget, opt_.placement, why);
+      if (!lu && opt_.placement != "auto") throw InputError("hpl: --placement " + opt_.placement + ": " + why);
     }
     placements_ += "N=" + std::to_string(prm.n) + " NB=" + std::to_string(prm.nb) + " " + std::to_string(prm.p) + "x" +
-                   std::to_string(prm.q) + ": " + (lu ? "device-resident LU" : "host LU, streamed update (" + why + ")") +
-                   "\n";
+                   std::to_string(prm.q) + ": " +
+                   (lu ? lu->placement() + " GPU LU" : "host LU, streamed update (" + why + ")") + "\n";
     return lu;
   }
-  bool parallel_host_copies() const override { return true; }
 
   std::string summary() const override {
     std::string text = placements_.empty() ? std::string() : "placement:\n" + placements_;

@@ -1,6 +1,6 @@
-// The device-resident LU (P = 1, one GPU): every NB / NBMIN / NDIV / DEPTH tried solves HPL's
-// matrix to the x of a plain Gaussian elimination and of the host LU, the run reports that it was
-// resident, and placement errors are clear.
+// The GPU LU (P = 1, one GPU), resident and out of core: every NB / NBMIN / NDIV / DEPTH and
+// window tried solves HPL's matrix to the x of a plain Gaussian elimination and of the host LU,
+// the run reports its placement, and placement errors are clear.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,7 +60,7 @@ TEST(HplDeviceLu, SolvesLikeTheReferenceForEveryBlocking) {
           const auto r = run_hpl(p, g, with(*eng));
           SCOPED_TRACE("N=" + std::to_string(n) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth) +
                        " nbmin " + std::to_string(nbmin) + " ndiv " + std::to_string(ndiv));
-          EXPECT_TRUE(r.resident);
+          EXPECT_EQ(r.placement, "resident");
           EXPECT_TRUE(r.passed) << "resid " << r.resid;
           ASSERT_EQ(r.x.size(), static_cast<std::size_t>(n));
           EXPECT_LT(max_diff(r.x, ref), 1e-9 * (1 + r.norm_x));
@@ -75,12 +75,12 @@ TEST(HplDeviceLu, AgreesWithTheHostLuOnALargerMatrix) {
   p.n = 3001, p.nb = 128, p.depth = 1, p.nbmin = 16, p.ndiv = 2;
   auto dev = gpu_engine("auto");
   const auto rd = run_hpl(p, g, with(*dev));
-  EXPECT_TRUE(rd.resident);
+  EXPECT_EQ(rd.placement, "resident");
   EXPECT_TRUE(rd.passed) << "resid " << rd.resid;
   EXPECT_LT(rd.resid, 1.0);
   auto cpu = make_cpu_engine();
   const auto rc = run_hpl(p, g, with(*cpu));
-  EXPECT_FALSE(rc.resident);
+  EXPECT_EQ(rc.placement, "host");
   EXPECT_TRUE(rc.passed);
   // Same pivots (both pick the first largest |a|), different rounding: x agrees to a few ulps of
   // the condition number.
@@ -96,11 +96,11 @@ TEST(HplDeviceLu, PlacementFollowsTheMemoryLimit) {
   auto g = single_grid();
   HplRunParams p;
   p.n = 2000, p.nb = 64;
-  // 2000 x 2001 doubles are 32 MB: a 100 MB cap (the resident LU also wants 256 MB of slack)
-  // streams the update instead, and still solves.
+  // 2000 x 2001 doubles are 32 MB: a 100 MB cap (the GPU LU also wants 256 MB of slack, resident
+  // or out of core) streams the update instead, and still solves.
   auto capped = gpu_engine("auto", 100u << 20);
   const auto r = run_hpl(p, g, with(*capped));
-  EXPECT_FALSE(r.resident);
+  EXPECT_EQ(r.placement, "host");
   EXPECT_TRUE(r.passed);
   EXPECT_NE(capped->summary().find("streamed update"), std::string::npos) << capped->summary();
   auto forced = gpu_engine("resident", 100u << 20);
@@ -111,5 +111,44 @@ TEST(HplDeviceLu, PlacementFollowsTheMemoryLimit) {
     EXPECT_NE(std::string(e.what()).find("GB of device memory"), std::string::npos) << e.what();
   }
   auto streamed = gpu_engine("streamed");
-  EXPECT_FALSE(run_hpl(p, g, with(*streamed)).resident);
+  EXPECT_EQ(run_hpl(p, g, with(*streamed)).placement, "host");
+}
+
+// Out of core: windows of W columns (a memory cap of 256 MB slack + two L buffers + W columns),
+// several windows, one panel per window, a last window holding only b, N not a multiple of NB,
+// DEPTH 0 and 1: the same x as the reference elimination.
+TEST(HplDeviceLu, OutOfCoreWindowsSolveLikeTheReference) {
+  GLUON_REQUIRE_GPU();
+  auto g = single_grid();
+  struct Case {
+    long n;
+    int nb;
+    long window;
+  };
+  for (const Case c : {Case{3001, 128, 512}, Case{500, 64, 64}, Case{512, 64, 256}, Case{700, 100, 300}}) {
+    const auto ref = gluon::test::hpl_reference_solve(c.n);
+    const long ld = (c.n + 31) / 32 * 32;
+    const std::size_t cap = (std::size_t{256} << 20) + 2 * 8 * static_cast<std::size_t>(c.n * c.nb) +
+                            8 * static_cast<std::size_t>(ld) * static_cast<std::size_t>(c.window + c.nb / 2);
+    auto eng = gpu_engine("auto", cap);
+    for (int depth : {0, 1}) {
+      HplRunParams p;
+      p.n = c.n, p.nb = c.nb, p.depth = depth, p.nbmin = 8, p.ndiv = 2;
+      const auto r = run_hpl(p, g, with(*eng));
+      SCOPED_TRACE("N=" + std::to_string(c.n) + " NB=" + std::to_string(c.nb) + " window " + std::to_string(c.window) +
+                   " depth " + std::to_string(depth));
+      EXPECT_EQ(r.placement, "out-of-core");
+      EXPECT_TRUE(r.passed) << "resid " << r.resid;
+      EXPECT_LT(max_diff(r.x, ref), 1e-9 * (1 + r.norm_x));
+    }
+    EXPECT_NE(eng->summary().find("out-of-core GPU LU"), std::string::npos) << eng->summary();
+  }
+  // Forced out of core with memory to spare: one window holds everything.
+  HplRunParams p;
+  p.n = 1000, p.nb = 96;
+  auto eng = gpu_engine("out-of-core");
+  const auto r = run_hpl(p, g, with(*eng));
+  EXPECT_EQ(r.placement, "out-of-core");
+  EXPECT_TRUE(r.passed) << "resid " << r.resid;
+  EXPECT_LT(max_diff(r.x, gluon::test::hpl_reference_solve(p.n)), 1e-9 * (1 + r.norm_x));
 }

@@ -138,7 +138,7 @@ TEST(HplGrid, DeviceResidentOnOneRowOfGpus) {
       o.progress_interval_s = 0;
       const auto r = run_hpl(prm, *grid, o);
       SCOPED_TRACE("1x" + std::to_string(w.size()) + " NB=" + std::to_string(nb) + " depth " + std::to_string(depth));
-      EXPECT_TRUE(r.resident);
+      EXPECT_EQ(r.placement, "resident");
       EXPECT_TRUE(r.passed) << "resid " << r.resid;
       double d = 0;
       for (long i = 0; i < n; ++i) d = std::max(d, std::abs(r.x[i] - ref[i]));
@@ -153,7 +153,7 @@ TEST(HplGrid, DeviceResidentOnOneRowOfGpus) {
       o.engine = eng.get();
       o.progress_interval_s = 0;
       const auto r = run_hpl(prm, *grid, o);
-      EXPECT_FALSE(r.resident);
+      EXPECT_EQ(r.placement, "host");
       EXPECT_TRUE(r.passed) << "resid " << r.resid;
     }
   }

@@ -9,10 +9,12 @@
 //                     threads) or make_cuda_engine() (cuBLAS on tiles streamed through the
 //                     sched::Pipeline, with a share of the columns on the CPU chosen by a
 //                     sched::SplitTable; update.cpp).
-//   ResidentLu        the whole factorisation and solve with the local matrix in device memory
-//                     (cuda_device_lu.cpp): what the CUDA engine offers through resident() when
-//                     P = 1 and the local [A b] fits the device; run_hpl then uses it instead of
-//                     the host LU and the streamed update.
+//   DeviceLu          the whole factorisation and solve on the GPU (cuda_device_lu.cpp), for
+//                     P = 1: "resident" keeps the local [A b] in device memory; "out-of-core"
+//                     (Q = 1, [A b] over the memory budget) keeps it in pinned host memory and
+//                     factors it in windows of columns that fit, left-looking. The CUDA engine
+//                     offers it through device_lu(); run_hpl then uses it instead of the host LU
+//                     and the streamed update.
 //   run_hpl           the run; RunResult has HPL's time, GFLOP/s and the scaled residual
 //                     ||Ax-b||_oo / (eps (||A||_oo ||x||_oo + ||b||_oo) N), eps = 2^-53.
 #include <cstdint>
@@ -37,10 +39,11 @@ struct HplGrid {
 };
 std::optional<HplGrid> make_grid(comm::Communicator& world, int p, int q, bool column_major);
 
-class ResidentLu {
+class DeviceLu {
  public:
-  virtual ~ResidentLu() = default;
-  // Generates this rank's part of [A b] (HPL's generator, `seed`) straight into device memory.
+  virtual ~DeviceLu() = default;
+  virtual std::string placement() const = 0;  // "resident" or "out-of-core"
+  // Generates this rank's part of [A b] (HPL's generator, `seed`) into device (or pinned) memory.
   // Collective over the grid; not part of the timed run, as HPL's own generation is not.
   virtual void load(std::uint64_t seed) = 0;
   // Factors [A b] with row partial pivoting and solves U x = y: x on every grid rank. Collective.
@@ -76,9 +79,9 @@ class UpdateEngine {
   virtual bool parallel_host_copies() const { return false; }
   // Called once at the end of a run (the CUDA engine saves its split table).
   virtual void finish() {}
-  // A device-resident factorisation for this run, or nullptr (then the host LU streams its
-  // updates through this engine). Not collective: run_hpl agrees on the answer over the grid.
-  virtual std::unique_ptr<ResidentLu> resident(const HplRunParams& /*prm*/, HplGrid& /*grid*/) { return nullptr; }
+  // A GPU factorisation for this run, or nullptr (then the host LU streams its updates through
+  // this engine). Not collective: run_hpl agrees on the answer over the grid.
+  virtual std::unique_ptr<DeviceLu> device_lu(const HplRunParams& /*prm*/, HplGrid& /*grid*/) { return nullptr; }
 
  protected:
   std::vector<std::vector<double>> workspaces_;
@@ -92,8 +95,9 @@ struct CudaEngineOptions {
   std::string split_table;       // load at start (when present) and save at the end
   std::size_t memory_limit = 0;  // bytes of device memory the run may use; 0 = 90% of free
   int slots = 2;
-  // auto: the device-resident LU when P = 1 and the local [A b] fits memory_limit (else the
-  // streamed update); resident: that LU or an error saying why not; streamed: never resident.
+  // auto: the device-resident LU when P = 1 and the local [A b] fits memory_limit, else the
+  // out-of-core LU when P = Q = 1, else the streamed update; resident / out-of-core: that LU or
+  // an error saying why not; streamed: the host LU with the streamed update.
   std::string placement = "auto";
 };
 // DeviceError when the build has no CUDA or no device is usable.
@@ -111,13 +115,16 @@ struct RunResult {
   double time_s = 0, gflops = 0;
   double resid = 0, norm_r = 0, norm_a = 0, norm_x = 0, norm_b = 0;
   bool passed = false;
-  bool resident = false;  // the device-resident LU ran (else the host LU with the engine's update)
+  std::string placement = "host";  // resident | out-of-core (DeviceLu) | host (the host LU)
   std::vector<double> x;  // the solution, on every grid rank
 };
 
 RunResult run_hpl(const HplRunParams& prm, HplGrid& grid, const RunOptions& opt);
 
 double hpl_flops(long n);  // 2/3 N^3 + 3/2 N^2
+
+// Solves U x = y with the factored local matrix (y = column N): x on every grid rank. Collective.
+std::vector<double> backward_solve(const HplRunParams& prm, HplGrid& g, LocalMatrix& a);
 
 // Building blocks, exposed for the tests.
 // The row interchanges of one panel (ipiv[k] = the global row swapped with row j + k, applied
