@@ -205,6 +205,7 @@ void run(const HplOptions& o) {
            << fmt::format("||Ax-b||_oo/(eps*(||A||_oo*||x||_oo+||b||_oo)*N)= {:>16.8e} ...... {}\n", res.resid,
                           res.passed ? "PASSED" : "FAILED")
            << std::flush;
+      if (!res.breakdown.empty()) std::cerr << "hpl: N=" << r.n << " NB=" << r.nb << " " << res.breakdown << std::endl;
       js["runs"].push_back({{"tv", hpl::variant_code(r)},
                             {"n", r.n},
                             {"nb", r.nb},
@@ -224,6 +225,7 @@ void run(const HplOptions& o) {
                             {"norm_x", res.norm_x},
                             {"norm_b", res.norm_b},
                             {"placement", res.placement},
+                            {"breakdown", res.breakdown},
                             {"passed", res.passed}});
     }
   }

@@ -27,6 +27,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -125,6 +126,7 @@ class CudaLu final : public DeviceLu {
       if (e) cudaEventDestroy(e);
     if (hu_) cublasDestroy(hu_);
     if (hp_) cublasDestroy(hp_);
+    for (cudaEvent_t e : pool_) cudaEventDestroy(e);
     for (cudaStream_t st : {su_, sp_, sc_, sx_})
       if (st) cudaStreamDestroy(st);
   }
@@ -174,6 +176,31 @@ class CudaLu final : public DeviceLu {
   }
 
   std::vector<double> solve(const std::function<void(double)>& progress) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<double> x = solve_all(progress);
+    wall_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    collect();
+    return x;
+  }
+
+  std::string breakdown() const override {
+    const double g = seconds_[kGemm] + seconds_[kLeft];
+    const double gflops = g > 0 ? (flops_[kGemm] + flops_[kLeft]) / g * 1e-12 : 0.0;
+    const double busy = seconds_[kGemm] + seconds_[kRowsTrsm] + seconds_[kLeft] + seconds_[kCopy] + seconds_[kSolve];
+    char copies[64] = "";
+    if (window_ > 0) std::snprintf(copies, sizeof copies, " + window copies %.2f s", seconds_[kCopy]);
+    char buf[400];
+    std::snprintf(buf, sizeof buf,
+                  "GPU LU (%s) %.2f s: update stream busy %.2f s = DGEMM %.2f s (%.1f TFLOP/s) + row moves and DTRSM "
+                  "%.2f s%s + backward solve %.2f s; so %.2f s waiting (panels, host); panels %.2f s beside the DGEMM",
+                  placement().c_str(), wall_, busy, g, gflops, seconds_[kRowsTrsm],
+                  copies,
+                  seconds_[kSolve], std::max(0.0, wall_ - busy), seconds_[kPanel]);
+    return buf;
+  }
+
+ private:
+  std::vector<double> solve_all(const std::function<void(double)>& progress) {
     ck(cudaSetDevice(device_), "cudaSetDevice");
     const long npan = (s_.n + s_.nb - 1) / s_.nb;
     if (window_ == 0) {
@@ -184,30 +211,40 @@ class CudaLu final : public DeviceLu {
         ck(cudaStreamWaitEvent(su_, bcast_), "cudaStreamWaitEvent");
       }
       ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
-      return backward_solve();
+      cudaEvent_t b = mark(su_);
+      std::vector<double> x = backward_solve();
+      span(kSolve, b, su_);
+      return x;
     }
     ipiv_all_.assign(static_cast<std::size_t>(s_.n), 0.0);
     const long ldh = host_->lda;
     for (long w0 = 0; w0 < s_.nq; w0 += window_) {
       col0_ = w0;
       cols_ = std::min(window_, s_.nq - w0);
+      cudaEvent_t b = mark(su_);
       ck(cudaMemcpy2DAsync(a_, sizeof(double) * s_.ld, host_->a.data() + w0 * ldh, sizeof(double) * ldh,
                            sizeof(double) * s_.mp, cols_, cudaMemcpyHostToDevice, su_),
          "cudaMemcpy2DAsync (window up)");
+      span(kCopy, b, su_);
       ck(cudaEventRecord(up_, su_), "cudaEventRecord");
       left_look(w0);
       const long t0 = w0 / s_.nb, t1 = std::min(npan, (w0 + cols_ + s_.nb - 1) / s_.nb);
       panels(t0, t1, progress);
       ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
+      b = mark(su_);
       ck(cudaMemcpy2DAsync(host_->a.data() + w0 * ldh, sizeof(double) * ldh, a_, sizeof(double) * s_.ld,
                            sizeof(double) * s_.mp, cols_, cudaMemcpyDeviceToHost, su_),
          "cudaMemcpy2DAsync (window down)");
+      span(kCopy, b, su_);
+      ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (window)");
+      collect();
     }
-    ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (last window)");
-    return hpl::backward_solve(prm_, g_, *host_);
+    const auto h0 = std::chrono::steady_clock::now();
+    std::vector<double> x = hpl::backward_solve(prm_, g_, *host_);
+    seconds_[kSolve] += std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
+    return x;
   }
 
- private:
   // Panels t_begin .. t_end-1 with their trailing updates over the columns held on the device.
   void panels(long t_begin, long t_end, const std::function<void(double)>& progress) {
     const long n = s_.n, nb = s_.nb;
@@ -251,12 +288,15 @@ class CudaLu final : public DeviceLu {
       const long m2 = m - jb;
       const bool next_mine = t + 1 < t_end && s_.mycol == owner(j + jb, nb, s_.q);
       if (nc > 0) {
+        cudaEvent_t b = mark(su_);
         move_rows(moves, par, c0, nc);
         const double one = 1.0, minus = -1.0;
         double* u = a_ + j + c0 * s_.ld;
         ck(cublasDtrsm(hu_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
                        static_cast<int>(nc), &one, l, static_cast<int>(ldl), u, static_cast<int>(s_.ld)),
            "cublasDtrsm (U rows)");
+        span(kRowsTrsm, b, su_);
+        b = mark(su_);
         auto gemm = [&](long cfirst, long ncols) {
           if (m2 <= 0 || ncols <= 0) return;
           ck(cublasDgemm(hu_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m2), static_cast<int>(ncols), jb, &minus,
@@ -277,6 +317,7 @@ class CudaLu final : public DeviceLu {
           gemm(c0, nc);
           ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
         }
+        span(kGemm, b, su_, 2.0 * static_cast<double>(std::max<long>(m2, 0)) * static_cast<double>(nc) * jb);
       } else {
         ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
       }
@@ -301,8 +342,9 @@ class CudaLu final : public DeviceLu {
                            sizeof(double) * m, jb, cudaMemcpyHostToDevice, sx_),
          "cudaMemcpy2DAsync (L up)");
       ck(cudaEventRecord(lready_[par], sx_), "cudaEventRecord");
-      move_rows(panel_row_moves(ipiv_all_.data() + j, j, jb), par, 0, cols_);
       ck(cudaStreamWaitEvent(su_, lready_[par]), "cudaStreamWaitEvent");
+      cudaEvent_t b = mark(su_);
+      move_rows(panel_row_moves(ipiv_all_.data() + j, j, jb), par, 0, cols_);
       ck(cublasDtrsm(hu_, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, jb,
                      static_cast<int>(cols_), &one, lbuf_[par], static_cast<int>(m), a_ + j, static_cast<int>(s_.ld)),
          "cublasDtrsm (left-looking U rows)");
@@ -311,6 +353,7 @@ class CudaLu final : public DeviceLu {
                        lbuf_[par] + jb, static_cast<int>(m), a_ + j, static_cast<int>(s_.ld), &one, a_ + j + jb,
                        static_cast<int>(s_.ld)),
            "cublasDgemm (left-looking update)");
+      span(kLeft, b, su_, 2.0 * static_cast<double>(m - jb) * static_cast<double>(cols_) * jb);
       ck(cudaEventRecord(lfree_[par], su_), "cudaEventRecord");
     }
   }
@@ -346,7 +389,9 @@ class CudaLu final : public DeviceLu {
       ipiv = bcast_buf_[par];
     }
     double* p = a_ + j + loc(j) * s_.ld;
+    cudaEvent_t b = mark(sp_);
     rfact(p, m, 0, jb, jb, j, ipiv);
+    span(kPanel, b, sp_);
     if (s_.q > 1)
       ck(cudaMemcpy2DAsync(bcast_buf_[par] + s_.nb, sizeof(double) * m, p, sizeof(double) * s_.ld, sizeof(double) * m, jb,
                            cudaMemcpyDeviceToDevice, sp_),
@@ -452,6 +497,40 @@ class CudaLu final : public DeviceLu {
   cudaEvent_t fact_ = nullptr, bcast_ = nullptr, ready_ = nullptr;
   cudaEvent_t ufree_[2] = {nullptr, nullptr}, cfree_[2] = {nullptr, nullptr}, copied_[2] = {nullptr, nullptr};
   std::unique_ptr<comm::Communicator> row_;  // NCCL over the process row (Q > 1)
+  // Timing: pairs of events around each kind of work, read after solve() (breakdown()).
+  enum Phase { kGemm, kRowsTrsm, kPanel, kLeft, kCopy, kSolve, kPhases };
+  struct Span {
+    Phase phase;
+    cudaEvent_t begin, end;
+    double flops;
+  };
+  std::vector<Span> spans_;
+  std::vector<cudaEvent_t> pool_;
+  std::size_t pool_used_ = 0;
+  double seconds_[kPhases] = {}, flops_[kPhases] = {};
+  double wall_ = 0;
+  cudaEvent_t mark(cudaStream_t st) {
+    if (pool_used_ == pool_.size()) {
+      cudaEvent_t e;
+      ck(cudaEventCreate(&e), "cudaEventCreate (timing)");
+      pool_.push_back(e);
+    }
+    cudaEvent_t e = pool_[pool_used_++];
+    ck(cudaEventRecord(e, st), "cudaEventRecord (timing)");
+    return e;
+  }
+  void span(Phase ph, cudaEvent_t b, cudaStream_t st, double flops = 0) { spans_.push_back({ph, b, mark(st), flops}); }
+  // Sums the spans recorded so far (their events must be complete) and recycles the events.
+  void collect() {
+    for (const Span& x : spans_) {
+      float ms = 0;
+      ck(cudaEventElapsedTime(&ms, x.begin, x.end), "cudaEventElapsedTime");
+      seconds_[x.phase] += 1e-3 * ms;
+      flops_[x.phase] += x.flops;
+    }
+    spans_.clear();
+    pool_used_ = 0;
+  }
   // Out of core: the host copy of [A b], every panel's ipiv, the two L buffers and their events.
   std::unique_ptr<LocalMatrix> host_;
   bool registered_ = false;

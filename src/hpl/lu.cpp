@@ -510,6 +510,7 @@ RunResult run_hpl(const HplRunParams& prm, HplGrid& g, const RunOptions& opt) {
   eng->finish();
 
   res.placement = device ? device->placement() : "host";
+  if (device) res.breakdown = device->breakdown();
   if (opt.corrupt_solution) x[0] += 1.0;
   // Check against a fresh copy of [A b], generated again one block of columns at a time.
   const long n = prm.n, nb = prm.nb;

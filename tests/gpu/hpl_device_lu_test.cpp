@@ -77,6 +77,7 @@ TEST(HplDeviceLu, AgreesWithTheHostLuOnALargerMatrix) {
   const auto rd = run_hpl(p, g, with(*dev));
   EXPECT_EQ(rd.placement, "resident");
   EXPECT_TRUE(rd.passed) << "resid " << rd.resid;
+  EXPECT_NE(rd.breakdown.find("DGEMM"), std::string::npos) << rd.breakdown;
   EXPECT_LT(rd.resid, 1.0);
   auto cpu = make_cpu_engine();
   const auto rc = run_hpl(p, g, with(*cpu));

@@ -49,6 +49,8 @@ class DeviceLu {
   // Factors [A b] with row partial pivoting and solves U x = y: x on every grid rank. Collective.
   // progress(columns factored) is called on every rank as the panels complete.
   virtual std::vector<double> solve(const std::function<void(double)>& progress) = 0;
+  // Where the time of solve() went (measured with events on the device streams), one line.
+  virtual std::string breakdown() const { return {}; }
 };
 
 class UpdateEngine {
@@ -116,6 +118,7 @@ struct RunResult {
   double resid = 0, norm_r = 0, norm_a = 0, norm_x = 0, norm_b = 0;
   bool passed = false;
   std::string placement = "host";  // resident | out-of-core (DeviceLu) | host (the host LU)
+  std::string breakdown;           // DeviceLu::breakdown() of rank 0's device (empty for the host LU)
   std::vector<double> x;  // the solution, on every grid rank
 };
 
