@@ -19,8 +19,11 @@
 // copy it up; apply every earlier panel to it in order (its interchanges, DTRSM, DGEMM: the same
 // operations, in the same order, as the right-looking LU applies to those columns), each
 // panel's L streamed up on a copy stream sx while the previous panel's DGEMM runs; factor the
-// window's own panels as in core; copy it back. A crosses the link about 2 + N/(2W) times in all
-// instead of once per panel, and the backward solve runs on the host (hpl::backward_solve).
+// window's own panels as in core. The window is a ring: once panel t's update is done its
+// columns are final, so sx copies them down and the next window's columns up into the same
+// slots while the later panels' DGEMMs run; only the first window's upload and the last
+// window's b column wait in line. A crosses the link about 2 + N/(2W) times in all instead of
+// once per panel, and the backward solve runs on the host (hpl::backward_solve).
 // Broadcast buffers alternate between two, each reused only after the update and the broadcast
 // of two steps back are done with it (events `ufree`, `cfree`).
 #include <cublas_v2.h>
@@ -85,7 +88,7 @@ class CudaLu final : public DeviceLu {
     ck(cublasSetStream(hu_, su_), "cublasSetStream");
     ck(cublasSetStream(hp_, sp_), "cublasSetStream");
     for (cudaEvent_t* e : {&fact_, &bcast_, &ready_, &ufree_[0], &ufree_[1], &cfree_[0], &cfree_[1], &copied_[0],
-                           &copied_[1], &lready_[0], &lready_[1], &lfree_[0], &lfree_[1], &up_})
+                           &copied_[1], &lready_[0], &lready_[1], &lfree_[0], &lfree_[1], &up_, &ring_})
       ck(cudaEventCreateWithFlags(e, cudaEventDisableTiming), "cudaEventCreate");
     ck(cudaMalloc(reinterpret_cast<void**>(&a_), sizeof(double) * s_.ld * std::max<long>(1, cols_)),
        window_ > 0 ? "cudaMalloc (window of [A b])" : "cudaMalloc (local [A b])");
@@ -122,7 +125,7 @@ class CudaLu final : public DeviceLu {
     if (ipiv_host_) cudaFreeHost(ipiv_host_);
     if (a_) cudaFree(a_);
     for (cudaEvent_t e : {fact_, bcast_, ready_, ufree_[0], ufree_[1], cfree_[0], cfree_[1], copied_[0], copied_[1],
-                          lready_[0], lready_[1], lfree_[0], lfree_[1], up_})
+                          lready_[0], lready_[1], lfree_[0], lfree_[1], up_, ring_})
       if (e) cudaEventDestroy(e);
     if (hu_) cublasDestroy(hu_);
     if (hp_) cublasDestroy(hp_);
@@ -187,8 +190,10 @@ class CudaLu final : public DeviceLu {
     const double g = seconds_[kGemm] + seconds_[kLeft];
     const double gflops = g > 0 ? (flops_[kGemm] + flops_[kLeft]) / g * 1e-12 : 0.0;
     const double busy = seconds_[kGemm] + seconds_[kRowsTrsm] + seconds_[kLeft] + seconds_[kCopy] + seconds_[kSolve];
-    char copies[64] = "";
-    if (window_ > 0) std::snprintf(copies, sizeof copies, " + window copies %.2f s", seconds_[kCopy]);
+    char copies[128] = "";
+    if (window_ > 0)
+      std::snprintf(copies, sizeof copies, " + window copies in line %.2f s (%.2f s more beside the DGEMM)",
+                    seconds_[kCopy], seconds_[kRing]);
     char buf[400];
     std::snprintf(buf, sizeof buf,
                   "GPU LU (%s) %.2f s: update stream busy %.2f s = DGEMM %.2f s (%.1f TFLOP/s) + row moves and DTRSM "
@@ -221,21 +226,30 @@ class CudaLu final : public DeviceLu {
     for (long w0 = 0; w0 < s_.nq; w0 += window_) {
       col0_ = w0;
       cols_ = std::min(window_, s_.nq - w0);
-      cudaEvent_t b = mark(su_);
-      ck(cudaMemcpy2DAsync(a_, sizeof(double) * s_.ld, host_->a.data() + w0 * ldh, sizeof(double) * ldh,
-                           sizeof(double) * s_.mp, cols_, cudaMemcpyHostToDevice, su_),
-         "cudaMemcpy2DAsync (window up)");
-      span(kCopy, b, su_);
+      if (w0 == 0) {
+        cudaEvent_t b = mark(su_);
+        ck(cudaMemcpy2DAsync(a_, sizeof(double) * s_.ld, host_->a.data(), sizeof(double) * ldh,
+                             sizeof(double) * s_.mp, cols_, cudaMemcpyHostToDevice, su_),
+           "cudaMemcpy2DAsync (window up)");
+        span(kCopy, b, su_);
+      } else {
+        ck(cudaStreamWaitEvent(su_, ring_), "cudaStreamWaitEvent");  // the ring brought this window up
+      }
       ck(cudaEventRecord(up_, su_), "cudaEventRecord");
       left_look(w0);
       const long t0 = w0 / s_.nb, t1 = std::min(npan, (w0 + cols_ + s_.nb - 1) / s_.nb);
       panels(t0, t1, progress);
       ck(cudaStreamWaitEvent(su_, fact_), "cudaStreamWaitEvent");
-      b = mark(su_);
-      ck(cudaMemcpy2DAsync(host_->a.data() + w0 * ldh, sizeof(double) * ldh, a_, sizeof(double) * s_.ld,
-                           sizeof(double) * s_.mp, cols_, cudaMemcpyDeviceToHost, su_),
-         "cudaMemcpy2DAsync (window down)");
-      span(kCopy, b, su_);
+      // Columns no panel of this window covers (b, in the last window) go down in line.
+      const long done = std::clamp<long>(s_.n - w0, 0, cols_);
+      if (done < cols_) {
+        cudaEvent_t b = mark(su_);
+        ck(cudaMemcpy2DAsync(host_->a.data() + (w0 + done) * ldh, sizeof(double) * ldh, a_ + done * s_.ld,
+                             sizeof(double) * s_.ld, sizeof(double) * s_.mp, cols_ - done, cudaMemcpyDeviceToHost, su_),
+           "cudaMemcpy2DAsync (window down)");
+        span(kCopy, b, su_);
+      }
+      ck(cudaStreamWaitEvent(su_, ring_), "cudaStreamWaitEvent");
       ck(cudaStreamSynchronize(su_), "cudaStreamSynchronize (window)");
       collect();
     }
@@ -322,8 +336,29 @@ class CudaLu final : public DeviceLu {
         ck(cudaEventRecord(ready_, su_), "cudaEventRecord");
       }
       ck(cudaEventRecord(ufree_[par], su_), "cudaEventRecord");
+      if (window_ > 0) ring(j, jb, par);
       if (progress) progress(static_cast<double>(j + jb));
     }
+    if (window_ > 0) ck(cudaEventRecord(ring_, sx_), "cudaEventRecord");
+  }
+
+  // Out of core: panel (j, jb)'s columns are final once its update is done (later steps touch
+  // only columns right of it): sx_ copies them down, then the next window's columns in the same
+  // slots up, beside the later DGEMMs.
+  void ring(long j, int jb, int par) {
+    const long ldh = host_->lda, slot = loc(j);
+    ck(cudaStreamWaitEvent(sx_, ufree_[par]), "cudaStreamWaitEvent");
+    cudaEvent_t b = mark(sx_);
+    ck(cudaMemcpy2DAsync(host_->a.data() + j * ldh, sizeof(double) * ldh, a_ + slot * s_.ld, sizeof(double) * s_.ld,
+                         sizeof(double) * s_.mp, jb, cudaMemcpyDeviceToHost, sx_),
+       "cudaMemcpy2DAsync (panel down)");
+    const long w1 = col0_ + window_;  // the next window's first column
+    const long up = w1 < s_.nq ? std::min<long>(jb, std::min(window_, s_.nq - w1) - slot) : 0;
+    if (up > 0)
+      ck(cudaMemcpy2DAsync(a_ + slot * s_.ld, sizeof(double) * s_.ld, host_->a.data() + (w1 + slot) * ldh,
+                           sizeof(double) * ldh, sizeof(double) * s_.mp, up, cudaMemcpyHostToDevice, sx_),
+         "cudaMemcpy2DAsync (next window up)");
+    span(kRing, b, sx_);
   }
 
   // Out of core: every panel left of the window (global columns before w0) applied to it in
@@ -331,7 +366,9 @@ class CudaLu final : public DeviceLu {
   // while the previous panel's DGEMM runs.
   void left_look(long w0) {
     const long ldh = host_->lda;
-    ck(cudaStreamWaitEvent(sx_, up_), "cudaStreamWaitEvent");  // the host copy of earlier windows is complete
+    // The host copy of earlier windows came down on sx_ itself (ring); up_ orders the L copies
+    // after whatever su_ did before this window.
+    ck(cudaStreamWaitEvent(sx_, up_), "cudaStreamWaitEvent");
     const double one = 1.0, minus = -1.0;
     for (long j = 0; j < w0; j += s_.nb) {
       const int jb = static_cast<int>(std::min(s_.nb, s_.n - j));
@@ -498,7 +535,7 @@ class CudaLu final : public DeviceLu {
   cudaEvent_t ufree_[2] = {nullptr, nullptr}, cfree_[2] = {nullptr, nullptr}, copied_[2] = {nullptr, nullptr};
   std::unique_ptr<comm::Communicator> row_;  // NCCL over the process row (Q > 1)
   // Timing: pairs of events around each kind of work, read after solve() (breakdown()).
-  enum Phase { kGemm, kRowsTrsm, kPanel, kLeft, kCopy, kSolve, kPhases };
+  enum Phase { kGemm, kRowsTrsm, kPanel, kLeft, kCopy, kRing, kSolve, kPhases };
   struct Span {
     Phase phase;
     cudaEvent_t begin, end;
@@ -524,6 +561,9 @@ class CudaLu final : public DeviceLu {
   void collect() {
     for (const Span& x : spans_) {
       float ms = 0;
+      // The last span (the backward solve's) ends with an event recorded after the stream was
+      // synchronised: wait for it, or the read races the GPU ("device not ready").
+      ck(cudaEventSynchronize(x.end), "cudaEventSynchronize (timing)");
       ck(cudaEventElapsedTime(&ms, x.begin, x.end), "cudaEventElapsedTime");
       seconds_[x.phase] += 1e-3 * ms;
       flops_[x.phase] += x.flops;
@@ -537,7 +577,7 @@ class CudaLu final : public DeviceLu {
   std::vector<double> ipiv_all_;
   double* lbuf_[2] = {nullptr, nullptr};
   cudaStream_t sx_ = nullptr;
-  cudaEvent_t lready_[2] = {nullptr, nullptr}, lfree_[2] = {nullptr, nullptr}, up_ = nullptr;
+  cudaEvent_t lready_[2] = {nullptr, nullptr}, lfree_[2] = {nullptr, nullptr}, up_ = nullptr, ring_ = nullptr;
 };
 
 }  // namespace

@@ -161,6 +161,9 @@ PivotScratch make_pivot_scratch(long max_rows) {
   check(cudaMalloc(reinterpret_cast<void**>(&s.pivot), sizeof(double)), "cudaMalloc (pivot value)");
   check(cudaMemset(s.ticket, 0, sizeof(unsigned)), "cudaMemset (pivot ticket)");
   check(cudaMemset(s.pivot, 0, sizeof(double)), "cudaMemset (pivot value)");
+  // cudaMemset runs on the legacy default stream, which the LU's non-blocking streams do not
+  // wait for: finish it here, or the first pivot search may count from a stale ticket.
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (pivot scratch)");
   return s;
 }
 
