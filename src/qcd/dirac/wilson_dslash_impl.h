@@ -58,10 +58,12 @@ GLUON_HD_INLINE void scale_cv(ColorVector<T>& v, T s) {
   for (int c = 0; c < 3; ++c) v.c[c] *= s;
 }
 
-// The epilogue (fuse) and dagger are run-time values, uniform over the launch: one instantiation
-// per storage precision x reconstruct keeps nvcc's compile time bounded (each instantiation
-// unrolls 8 hops with the link rebuild).
-template <class Store, Reconstruct R>
+// Dagger and the epilogue's form are run-time values, uniform over the launch, to keep nvcc's
+// compile time bounded (each instantiation unrolls 8 hops with the link rebuild); whether the
+// epilogue touches the clover field at all is compile-time (Clover): the clover product holds
+// 72 more reals live, and a kernel is allocated the registers of its fattest path, so the plain
+// Wilson dslash must not carry it.
+template <class Store, Reconstruct R, bool Clover = true>
 struct WilsonDslashKernel {
   using G = GaugeAccessor<Store, R>;
   using S = SpinorAccessor<Store, 4>;
@@ -85,6 +87,34 @@ struct WilsonDslashKernel {
   const real* gf[4];             // ghosts from the +mu / -mu neighbours
   const real* gb[4];
   FaceIndexer face;
+
+  // C psi at site s, one chiral block at a time: block 1's 36 reals are loaded only after block
+  // 0 is applied, so they are never live together (apply_clover takes both blocks loaded).
+  GLUON_HD_INLINE Spinor<real> clover_times(std::int64_t s, const Spinor<real>& psi) const {
+    Spinor<real> r;
+    Complex<real> v[6], o[6];
+    for (int b = 0; b < 2; ++b) {
+      const CloverBlock<real> A = clov.load(s, b);
+      for (int c = 0; c < 3; ++c) v[c] = psi.s[2 * b].c[c], v[3 + c] = psi.s[2 * b + 1].c[c];
+      A.apply(v, o);
+      for (int c = 0; c < 3; ++c) r.s[2 * b].c[c] = o[c], r.s[2 * b + 1].c[c] = o[3 + c];
+    }
+    return r;
+  }
+
+  // The same launch parameters for the kernel with (or without) the clover epilogue.
+  template <bool C>
+  WilsonDslashKernel<Store, R, C> as() const {
+    WilsonDslashKernel<Store, R, C> k;
+    k.u = u, k.out = out, k.in = in, k.x = x, k.clov = clov, k.idx = idx;
+    for (int m = 0; m < 4; ++m) {
+      k.stride[m] = stride[m], k.phase_f[m] = phase_f[m], k.phase_b[m] = phase_b[m], k.cut[m] = cut[m];
+      k.gf[m] = gf[m], k.gb[m] = gb[m];
+    }
+    k.parity = parity, k.out_shift = out_shift, k.in_shift = in_shift, k.x_shift = x_shift;
+    k.a = a, k.fwd = fwd, k.has_x = has_x, k.fuse = fuse, k.mode = mode, k.face = face;
+    return k;
+  }
 
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
   // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
@@ -172,13 +202,22 @@ struct WilsonDslashKernel {
     hop<3>(acc, s, c, lex);
 
     Spinor<real> r;
-    if (fuse == kFuseCloverOnX) {
+    if constexpr (!Clover) {
+      if (has_x) {
+        r = x.load(i + parity * idx.half - x_shift);
+        for (int sp = 0; sp < 4; ++sp)
+          for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
+      } else {
+        for (int sp = 0; sp < 4; ++sp)
+          for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
+      }
+    } else if (fuse == kFuseCloverOnX) {
       const Spinor<real> xv = x.load(i + parity * idx.half - x_shift);
-      r = apply_clover(clov.load(s, 0), clov.load(s, 1), xv);
+      r = clover_times(s, xv);
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
     } else {
-      if (fuse == kFuseClover) acc = apply_clover(clov.load(s, 0), clov.load(s, 1), acc);
+      if (fuse == kFuseClover) acc = clover_times(s, acc);
       if (has_x) {
         r = x.load(i + parity * idx.half - x_shift);
         for (int sp = 0; sp < 4; ++sp)
@@ -197,7 +236,7 @@ struct WilsonDslashKernel {
 // writes U_mu(y)^+ (1 +- g_mu) psi(y) for the +mu neighbour (QUDA packs the same two halves).
 template <class Store, Reconstruct R, int mu>
 struct WilsonPackKernel {
-  using K = WilsonDslashKernel<Store, R>;
+  using K = WilsonDslashKernel<Store, R, false>;
   using real = typename K::real;
   K k;
   real* send_bwd;
@@ -255,7 +294,7 @@ struct WilsonExteriorKernel {
       for (int j = 0; j < 3; ++j) acc.s[sp].c[j] = Complex<real>(real(0), real(0));
     if (bottom) k.template add_backward_ghost<mu>(acc, c);
     else k.template add_forward_ghost<mu>(acc, s, c);
-    if (k.fuse == kFuseClover) acc = apply_clover(k.clov.load(s, 0), k.clov.load(s, 1), acc);
+    if (k.fuse == kFuseClover) acc = k.clover_times(s, acc);
     Spinor<real> r = k.out.load(s - k.out_shift);
     for (int sp = 0; sp < 4; ++sp)
       for (int j = 0; j < 3; ++j) r.s[sp].c[j] += k.a * acc.s[sp].c[j];
@@ -271,7 +310,8 @@ void launch_wilson_face_op(const DslashCall& call, const WilsonDslashKernel<Stor
   if (call.op == DslashCall::pack) {
     spec.label = "wilson_pack";
     spec.tuning = runtime::Tuning::idempotent;
-    WilsonPackKernel<Store, R, mu> p{k, static_cast<real*>(call.send_bwd), static_cast<real*>(call.send_fwd), hf};
+    WilsonPackKernel<Store, R, mu> p{k.template as<false>(), static_cast<real*>(call.send_bwd),
+                                     static_cast<real*>(call.send_fwd), hf};
     spec.aux = std::string("mu ") + char('0' + mu);
     runtime::parallel_for(call.ex, spec, 2 * hf, p);
   } else {
@@ -337,7 +377,10 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   spec.tuning = call.x && call.x->data() == call.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
   spec.aux = "fuse " + std::to_string(call.fuse) + (call.dagger ? " dagger" : "");
   spec.aux += " mode " + std::to_string(call.view.mode);
-  runtime::parallel_for(call.ex, spec, k.idx.half, k);
+  if (call.fuse == kFusePlain)
+    runtime::parallel_for(call.ex, spec, k.idx.half, k.template as<false>());
+  else
+    runtime::parallel_for(call.ex, spec, k.idx.half, k);
 }
 
 template <class Store>

@@ -40,7 +40,7 @@ inline constexpr int kBlock = kDefaultBlock;
 #if defined(__CUDACC__)
 
 template <class F>
-__global__ void for_kernel(std::int64_t n, F f) {
+__global__ void for_kernel(std::int64_t n, const __grid_constant__ F f) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     f(i);
