@@ -93,7 +93,8 @@ struct WilsonDslashKernel {
   GLUON_HD_INLINE Spinor<real> clover_times(std::int64_t s, const Spinor<real>& psi) const {
     Spinor<real> r;
     Complex<real> v[6], o[6];
-    for (int b = 0; b < 2; ++b) {
+#pragma unroll
+    for (int b = 0; b < 2; ++b) {  // unrolled: a run-time b puts r, v and o in local memory
       const CloverBlock<real> A = clov.load(s, b);
       for (int c = 0; c < 3; ++c) v[c] = psi.s[2 * b].c[c], v[3 + c] = psi.s[2 * b + 1].c[c];
       A.apply(v, o);
