@@ -2,6 +2,7 @@
 // does not depend on P, Q or NB.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <set>
 
 #include "gluon/hpl/matrix.h"
@@ -18,9 +19,33 @@ TEST(HplMatrix, JumpAheadEqualsStepping) {
   Lcg g(1);
   for (int i = 0; i < 1000; ++i) {
     const double v = g.next();
-    EXPECT_GE(v, -0.5);
-    EXPECT_LT(v, 0.5);
+    EXPECT_GT(v, -0.5);  // HPL_rand's interval is (-0.5, 0.5]
+    EXPECT_LE(v, 0.5);
   }
+}
+
+// HPL 2.3's HPL_pdmatgen(GRID, N, N+1, NB, A, LDA, ISEED = 100): the multiplier and adder are
+// the pairs (HPL_MULT0, HPL_MULT1) = (1284865837, 1481765933) and (HPL_IADD0, HPL_IADD1) = (1, 0)
+// of 32-bit halves; the first number is that of a * ISEED + c; entry (i, j) is number i + j N;
+// HPL_rand turns the state's halves (lo, hi) into 1/2 - ((lo / 2^31 / 2 + hi) / 2^31 / 2), each
+// half rebuilt from its 16-bit pieces. Written out here in HPL's own arithmetic, bit for bit.
+TEST(HplMatrix, IsHplsGeneratorBitForBit) {
+  EXPECT_EQ(Lcg::a, 1481765933ULL * 4294967296ULL + 1284865837ULL);
+  EXPECT_EQ(Lcg::c, 1ULL);
+  EXPECT_EQ(default_seed, 100ULL);
+  auto hpl_rand = [](std::uint64_t x) {
+    const std::uint32_t j0 = static_cast<std::uint32_t>(x), j1 = static_cast<std::uint32_t>(x >> 32);
+    return 0.5 - (((j0 & 65535) + (j0 >> 16) * 65536.0) / 2147483648.0 * 0.5 + (j1 & 65535) + (j1 >> 16) * 65536.0) /
+                     2147483648.0 * 0.5;
+  };
+  const long n = 7;
+  std::uint64_t x = 100;
+  for (long j = 0; j <= n; ++j)
+    for (long i = 0; i < n; ++i) {
+      x = x * 6364136223846793005ULL + 1;  // the next state, mod 2^64
+      const double want = hpl_rand(x);
+      EXPECT_EQ(matrix_entry(n, i, j), want) << "(" << i << ", " << j << ")";
+    }
 }
 
 TEST(HplMatrix, NumrocAndIndexMaps) {

@@ -3,9 +3,10 @@
 //
 //   numroc(n, nb, iproc, nprocs)   how many of the indices [0, n) process iproc owns
 //   owner / to_local / to_global   the block-cyclic maps of one dimension (blocks of nb)
-//   Lcg                            x' = a x + c mod 2^64 (a = 6364136223846793005,
-//                                  c = 1442695040888963407) with jump-ahead by any count in
-//                                  O(log count); value(x) = top 53 bits / 2^53 - 0.5
+//   Lcg                            HPL's generator (HPL_rand, HPL_pdmatgen): x' = a x + c mod
+//                                  2^64, a = 6364136223846793005 (HPL_MULT1 2^32 + HPL_MULT0),
+//                                  c = 1 (HPL_IADD), jump-ahead by any count in O(log count);
+//                                  value(x) = 0.5 - x / 2^64, rounded as HPL_rand rounds it
 //   matrix_entry(n, i, j, seed)    entry (i, j) of the N x (N+1) matrix [A b] (b is column N):
 //                                  the (j N + i)-th number of the stream, so A and b depend on
 //                                  N and the seed only, never on P, Q or NB.
@@ -24,12 +25,19 @@ inline long to_global(long l, long nb, int iproc, int nprocs) { return ((l / nb)
 
 struct Lcg {
   static constexpr std::uint64_t a = 6364136223846793005ULL;
-  static constexpr std::uint64_t c = 1442695040888963407ULL;
+  static constexpr std::uint64_t c = 1;
   std::uint64_t x;
   explicit Lcg(std::uint64_t seed) : x(seed) {}
+  // HPL's first number is that of a seed + c (HPL_xjumpm by 1 from ISEED), so next() steps first.
   double next() {
     x = a * x + c;
-    return static_cast<double>(x >> 11) * (1.0 / 9007199254740992.0) - 0.5;
+    return value(x);
+  }
+  // HPL_rand: (low 32 bits / 2^32 + high 32 bits) / 2^32 subtracted from 1/2, one rounding in the
+  // sum and one in the difference (the scalings by powers of two are exact): the same bits.
+  static double value(std::uint64_t v) {
+    const double lo = static_cast<double>(v & 0xffffffffULL), hi = static_cast<double>(v >> 32);
+    return 0.5 - (lo * 0x1p-32 + hi) * 0x1p-32;
   }
   void jump(std::uint64_t count);  // as if next() were called count times
 };
