@@ -40,6 +40,22 @@ struct SiteIndexer {
   GLUON_HD_INLINE int parity_of_index(std::int64_t eo) const { return eo >= half ? 1 : 0; }
   GLUON_HD_INLINE void coords(std::int64_t eo, int x[4]) const {
     const int p = eo >= half ? 1 : 0;
+    if (volume <= 0x7fffffff) {
+      // 32-bit unsigned division: a 64-bit one is a long subroutine on the GPU, and every site of
+      // every stencil kernel pays three of them.
+      unsigned l = 2u * static_cast<unsigned>(eo - p * half);
+      const unsigned d0 = static_cast<unsigned>(dims[0]), d1 = static_cast<unsigned>(dims[1]),
+                     d2 = static_cast<unsigned>(dims[2]);
+      unsigned q = l / d0;
+      x[0] = static_cast<int>(l - q * d0);
+      l = q, q = l / d1;
+      x[1] = static_cast<int>(l - q * d1);
+      l = q, q = l / d2;
+      x[2] = static_cast<int>(l - q * d2);
+      x[3] = static_cast<int>(q);
+      if (((x[0] + x[1] + x[2] + x[3]) & 1) != p) x[0] += 1;
+      return;
+    }
     std::int64_t l = 2 * (eo - p * half);
     x[0] = static_cast<int>(l % dims[0]);
     l /= dims[0];
