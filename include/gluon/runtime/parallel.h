@@ -6,6 +6,8 @@
 //
 //   parallel_for(ex, label, n, f)          f(i) for i in [0, n)
 //   parallel_reduce<T>(ex, label, n, f)    sum over i of f(i); T needs T{} == 0 and operator+=
+//   choose_variant<Key>(ex, spec, n, count, go)  the fastest of `count` launches go(v) (GPU,
+//                                          tuned once, cached under Key's type; 0 on the CPU)
 //   parallel_for(ex, spec, n, f), parallel_reduce<T>(ex, spec, n, f)
 //                                          the same with an explicit runtime::TuneSpec: whether
 //                                          the GPU launch may be autotuned and how (tune.h)
@@ -68,6 +70,17 @@ void parallel_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F&
   }
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) f(i);
+}
+
+// Which of `count` variants of a launch to run (cuda::choose_variant: timed once, kept in the
+// tune cache); 0 on the CPU, where variants that differ only in GPU launch bounds are the same.
+template <class Key, class Go>
+int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int count, const Go& go) {
+#if defined(__CUDACC__)
+  if (ex.backend == Backend::cuda && n > 0) return cuda::choose_variant<Key>(ex, spec, n, count, go);
+#endif
+  (void)ex, (void)spec, (void)n, (void)count, (void)go;
+  return 0;
 }
 
 namespace detail {

@@ -15,6 +15,7 @@
 // When device memory for the backup is short, the launch runs untuned (and is retried next time).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <string>
@@ -39,11 +40,36 @@ inline constexpr int kBlock = kDefaultBlock;
 // C++ compiler, which builds src/runtime/cuda_launch.cpp.
 #if defined(__CUDACC__)
 
+// The functor is a __grid_constant__ parameter: read in place from the constant bank. Without it
+// a member function call takes the functor's address and nvcc copies it to a local stack frame
+// (hundreds of bytes for a stencil kernel), so every member read becomes a local-memory load.
 template <class F>
 __global__ void for_kernel(std::int64_t n, const __grid_constant__ F f) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     f(i);
+}
+
+// Occupancy floor: a functor declaring `static constexpr int min_blocks_per_sm = B;` (B > 0) runs
+// with __launch_bounds__(128, B), so ptxas keeps its registers at or below 65536 / (128 B): more
+// warps in flight for latency-bound stencils, at the risk of spills (measure: choose_variant).
+template <class F>
+constexpr int min_blocks_of() {
+  if constexpr (requires { F::min_blocks_per_sm; }) return F::min_blocks_per_sm;
+  else return 0;
+}
+inline constexpr int kBoundedBlock = 128;
+template <class F>
+__global__ void __launch_bounds__(kBoundedBlock, min_blocks_of<F>() > 0 ? min_blocks_of<F>() : 1)
+    for_kernel_bounded(std::int64_t n, const __grid_constant__ F f) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    f(i);
+}
+template <class F>
+constexpr auto for_kernel_of() {
+  if constexpr (min_blocks_of<F>() > 0) return &for_kernel_bounded<F>;
+  else return &for_kernel<F>;
 }
 
 // blockDim.x must be a power of two; dynamic shared memory of blockDim.x * sizeof(T) bytes.
@@ -221,16 +247,47 @@ template <class F>
 void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
   set_device(ex);
   auto stream = static_cast<cudaStream_t>(ex.stream);
-  int max_block = 1024;
+  constexpr auto kernel = for_kernel_of<F>();
+  int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
   if (spec.tuning != Tuning::off) {
     cudaFuncAttributes attr{};
-    if (cudaFuncGetAttributes(&attr, for_kernel<F>) == cudaSuccess) max_block = attr.maxThreadsPerBlock;
+    if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess) max_block = attr.maxThreadsPerBlock;
   }
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, false, 0x7fffffff,
-                                  [&](const LaunchConfig& k) { for_kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
-  if (c.block > max_block || c.block % 32 != 0) c = default_launch(n, multiprocessor_count(ex.device));
-  for_kernel<<<c.grid, c.block, 0, stream>>>(n, f);
+                                  [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
+  if (c.block > max_block || c.block % 32 != 0) {
+    c = default_launch(n, multiprocessor_count(ex.device));
+    if (c.block > max_block) c = LaunchConfig{max_block, static_cast<int>(std::min<std::int64_t>((n + max_block - 1) / max_block, 0x7fffffff))};
+  }
+  kernel<<<c.grid, c.block, 0, stream>>>(n, f);
   check(cudaGetLastError(), "kernel launch", spec.label);
+}
+
+// Which of `count` variants of one launch (e.g. with and without an occupancy floor) is fastest:
+// the tune cache's answer under label "<spec.label>/variant" and the type Key (the variant-0
+// functor), or, when tuning is on and the launch is idempotent, each variant launched once (so
+// that its own launch is tuned) and then timed; the winner is recorded as block = 32 (v + 1),
+// grid = 1 (a launch shape the cache validates). Variant 0 when tuning is off or unsafe.
+// go(v) launches variant v.
+template <class Key, class Go>
+int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int count, const Go& go) {
+  if (count < 2 || spec.tuning != Tuning::idempotent || !tuning_enabled()) return 0;
+  const std::string label = std::string(spec.label) + "/variant";
+  const std::string& type = detail::type_key<Key>();
+  if (auto hit = tune_lookup(label, n, spec.aux, type, ex.device)) {
+    const int v = hit->block / 32 - 1;
+    return v >= 0 && v < count ? v : 0;
+  }
+  auto stream = static_cast<cudaStream_t>(ex.stream);
+  int best = 0;
+  double t_best = 1e300, t0 = 0;
+  for (int v = 0; v < count; ++v) {
+    const double t = detail::time_candidate([&](const LaunchConfig&) { go(v); }, LaunchConfig{}, stream);
+    if (v == 0) t0 = t;
+    if (t > 0 && t < t_best) t_best = t, best = v;
+  }
+  tune_record(label, n, spec.aux, type, ex.device, LaunchConfig{32 * (best + 1), 1}, t_best, t0);
+  return best;
 }
 
 template <class F>
