@@ -90,6 +90,11 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return load_blocks<Store, N, k8>(data, L, s, obj, out);
     }
+  } else if (L.nreals == N) {  // site-major: the object's N reals are contiguous
+    const Store* p = data + (s * L.nobj + obj) * N;
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) out[r] = p[r];
+    return;
   }
   for (int r = 0; r < N; ++r) out[r] = data[L.offset(s, obj, r)];
 }
@@ -103,6 +108,11 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return store_blocks<Store, N, k8>(data, L, s, obj, in);
     }
+  } else if (L.nreals == N) {
+    Store* p = data + (s * L.nobj + obj) * N;
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) p[r] = in[r];
+    return;
   }
   for (int r = 0; r < N; ++r) data[L.offset(s, obj, r)] = in[r];
 }

@@ -72,6 +72,7 @@ struct GaugeAccessor {
     Store raw[nreals];
     load_reals<Store, nreals>(data, layout, s, mu, raw);
     real v[nreals];
+    GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(raw[r], half_scale<R>(r));
     return Recon<R>::template unpack<real>(v);
   }
@@ -82,6 +83,7 @@ struct GaugeAccessor {
     else
       Recon<R>::template pack<real>(m, v);
     Store raw[nreals];
+    GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) raw[r] = RealCodec<Store>::encode(v[r], half_scale<R>(r));
     store_reals<Store, nreals>(data, layout, s, mu, raw);
   }

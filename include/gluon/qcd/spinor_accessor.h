@@ -65,6 +65,7 @@ struct SpinorAccessor {
     if constexpr (is_half_store<Store>) scale = norm[s];
     Store raw[nreals];
     load_reals<Store, nreals>(data, layout, s, 0, raw);
+    GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) spinor_real(v, r) = RealCodec<Store>::decode(raw[r], scale);
     return v;
   }
@@ -83,6 +84,7 @@ struct SpinorAccessor {
   template <class V> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
+      GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) {
         const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
         mx = a > mx ? a : mx;
@@ -90,10 +92,12 @@ struct SpinorAccessor {
       norm[s] = mx;
       const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
       Store raw[nreals];
+      GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = to_half(static_cast<float>(spinor_real(v, r)), inv);
       store_reals<Store, nreals>(data, layout, s, 0, raw);
     } else {
       Store raw[nreals];
+      GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = static_cast<Store>(spinor_real(v, r));
       store_reals<Store, nreals>(data, layout, s, 0, raw);
     }

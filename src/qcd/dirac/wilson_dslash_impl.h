@@ -95,7 +95,10 @@ struct WilsonDslashKernel {
   GLUON_HD_INLINE Spinor<real> clover_times(std::int64_t s, const Spinor<real>& psi) const {
     Spinor<real> r;
     Complex<real> v[6], o[6];
+#if defined(__CUDACC__)
 #pragma unroll
+#endif
+    GLUON_UNROLL
     for (int b = 0; b < 2; ++b) {  // unrolled: a run-time b puts r, v and o in local memory
       const CloverBlock<real> A = clov.load(s, b);
       for (int c = 0; c < 3; ++c) v[c] = psi.s[2 * b].c[c], v[3 + c] = psi.s[2 * b + 1].c[c];
@@ -205,30 +208,23 @@ struct WilsonDslashKernel {
     hop<3>(acc, s, c, lex);
 
     Spinor<real> r;
-    if constexpr (!Clover) {
-      if (has_x) {
-        r = x.load(i + parity * idx.half - x_shift);
+    if constexpr (Clover) {
+      if (fuse == kFuseCloverOnX) {  // C x + a D in
+        r = clover_times(s, x.load(i + parity * idx.half - x_shift));
         for (int sp = 0; sp < 4; ++sp)
           for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-      } else {
-        for (int sp = 0; sp < 4; ++sp)
-          for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
+        out.store(i + parity * idx.half - out_shift, r);
+        return;
       }
-    } else if (fuse == kFuseCloverOnX) {
-      const Spinor<real> xv = x.load(i + parity * idx.half - x_shift);
-      r = clover_times(s, xv);
+      if (fuse == kFuseClover) acc = clover_times(s, acc);
+    }
+    if (has_x) {
+      r = x.load(i + parity * idx.half - x_shift);
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
     } else {
-      if (fuse == kFuseClover) acc = clover_times(s, acc);
-      if (has_x) {
-        r = x.load(i + parity * idx.half - x_shift);
-        for (int sp = 0; sp < 4; ++sp)
-          for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-      } else {
-        for (int sp = 0; sp < 4; ++sp)
-          for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
-      }
+      for (int sp = 0; sp < 4; ++sp)
+        for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
     }
     out.store(i + parity * idx.half - out_shift, r);
   }
