@@ -1,4 +1,10 @@
 // Multi-shift CG with per-shift tolerances and per-shift refinement (multishift_cg.h).
+// Mixed precision: the shifts iterate in the sloppy precision; whenever the base (smallest)
+// shift's iterated residual has dropped by delta below its largest value since the last update,
+// every shift's sloppy solution is folded into its outer-precision x and the base residual is
+// replaced by the true b - (A + sigma_min) x_min (a reliable update, as QUDA's multi-shift CG
+// does for the base shift); the others stay zeta_i times it. The final per-shift true residuals
+// and refinements then start from solutions accumulated in the outer precision.
 #include "gluon/qcd/solvers/multishift_cg.h"
 
 #include <algorithm>
@@ -84,8 +90,24 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       double r2 = blas::norm2(r, exs);
       for (std::size_t i = 0; i < n; ++i) {
         blas::zero(*X[i], exs);
+        if (mixed) blas::zero(x[i], ex);
         blas::copy(P[i], r, exs);
       }
+      // Mixed: x_i += the sloppy X_i (then zeroed), for the shifts updated since the last flush.
+      SpinorField outer(vp);
+      std::vector<bool> dirty(n, false);
+      auto flush = [&] {
+        if (!mixed) return;  // X_i is x_i itself
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!dirty[i]) continue;
+          blas::copy(outer, *X[i], ex);
+          blas::axpy(1.0, outer, x[i], ex);
+          blas::zero(*X[i], exs);
+          dirty[i] = false;
+        }
+      };
+      const LinearOp Abase = solvers::detail::make_op(op, Form::normal, shifts[base]);
+      double rmax = std::sqrt(r2);
       std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
       std::vector<bool> active(n, true);
       double alpha_old = 1.0, beta_old = 0.0;
@@ -116,6 +138,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             bi = beta * (zn / zeta[i]) * (zn / zeta[i]);
           }
           updates.push_back({X[i], &P[i], ai, bi, zn});
+          dirty[i] = true;
           zeta_old[i] = zeta[i];
           zeta[i] = zn;
         }
@@ -130,13 +153,26 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             active[i] = false;
             out.shift_iterations[i] = res.iterations;
           }
+        rmax = std::max(rmax, std::sqrt(r2));
+        const bool more = std::any_of(active.begin(), active.end(), [](bool a) { return a; });
+        if (mixed && more && std::sqrt(r2) < p.delta * rmax) {  // reliable update of the base shift
+          flush();
+          Abase.apply(outer, x[base]);
+          const double t2 = blas::xmy_norm2(b, outer, ex);  // outer = b - (A + sigma_min) x_min
+          m.flops(Abase.flops + 3.0 * nrs);
+          m.finite("true |r|^2", t2);
+          blas::copy(r, outer, exs);
+          ++res.reliable_updates;
+          r2 = t2;
+          rmax = std::sqrt(t2);
+        }
       }
       for (std::size_t i = 0; i < n; ++i)
         if (active[i]) out.shift_iterations[i] = res.iterations;
       // True residual per shift in the outer precision; refine those above their tolerance.
       SpinorField tmp(vp);
+      flush();
       for (std::size_t i = 0; i < n; ++i) {
-        if (mixed) blas::copy(x[i], *X[i], ex);
         const LinearOp Ai = solvers::detail::make_op(op, Form::normal, shifts[i]);
         Ai.apply(tmp, x[i]);
         const double t2 = blas::xmy_norm2(b, tmp, ex);

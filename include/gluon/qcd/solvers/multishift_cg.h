@@ -10,9 +10,13 @@
 //       the base system that CG iterates; the others follow through the zeta recurrence (Jegerlehner,
 //       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. One fused kernel
 //       (blas::multishift_update) updates all active x_i and p_i reading r once.
+//       Mixed precision (sloppy given): reliable updates of the base shift (params.delta, as in
+//       CG): every shift's sloppy solution is folded into its outer-precision x_i and the base
+//       residual replaced by the true one; the other shifts' residuals stay zeta_i times it.
 //       At the end each shift's true residual |b - (A + sigma_i) x_i| / |b| is computed in the
-//       outer precision; a shift above its tolerance (always the case after a low-precision
-//       sloppy multi-shift) is refined by (mixed-precision) cg_shifted from its x_i, as QUDA does.
+//       outer precision; a shift above its tolerance (the base shift rarely, the others often
+//       after a low-precision sloppy multi-shift) is refined by (mixed-precision) cg_shifted from
+//       its x_i, as QUDA does.
 //
 //   MultiShiftResult   total (the whole solve: iterations of the multi-shift loop plus the
 //                      refinements, seconds, gflops, history of the base system) and per shift:
