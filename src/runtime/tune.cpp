@@ -295,7 +295,8 @@ std::string TuneCache::serialize(const std::vector<TuneEntry>& entries) {
   return o + "]}\n";
 }
 
-std::vector<TuneEntry> TuneCache::parse(const std::string& text, const std::string& file) {
+std::vector<TuneEntry> TuneCache::parse(const std::string& text, const std::string& file,
+                                        std::vector<std::string>* skipped) {
   const Value doc = Reader(text, file).document();
   if (doc.kind != Value::obj) throw FileFormatError(file, "top level", "a JSON object", "another value");
   const Value* fmt = doc.get("format");
@@ -310,35 +311,40 @@ std::vector<TuneEntry> TuneCache::parse(const std::string& text, const std::stri
   for (std::size_t i = 0; i < list->items.size(); ++i) {
     const Value& v = list->items[i];
     const std::string where = "entries[" + std::to_string(i) + "]";
-    if (v.kind != Value::obj) throw FileFormatError(file, where, "an object", "another value");
-    auto str = [&](const char* k) {
-      const Value* x = v.get(k);
-      if (!x || x->kind != Value::str) throw FileFormatError(file, where + "." + k, "a string", "none");
-      return x->text;
-    };
-    auto num = [&](const char* k, bool required) {
-      const Value* x = v.get(k);
-      if (!x || x->kind != Value::num) {
-        if (required) throw FileFormatError(file, where + "." + k, "a number", "none");
-        return 0.0;
-      }
-      return x->number;
-    };
-    TuneEntry e;
-    e.kernel = str("kernel");
-    e.n = static_cast<std::int64_t>(num("n", true));
-    e.aux = str("aux");
-    e.type = str("type");
-    e.device = str("device");
-    e.build = str("build");
-    e.config.block = static_cast<int>(num("block", true));
-    e.config.grid = static_cast<int>(num("grid", true));
-    e.time_ms = num("time_ms", false);
-    e.default_time_ms = num("default_time_ms", false);
-    if (e.config.block < 32 || e.config.block > 1024 || e.config.block % 32 != 0)
-      throw FileFormatError(file, where + ".block", "a multiple of 32 in [32, 1024]", std::to_string(e.config.block));
-    if (e.config.grid < 1) throw FileFormatError(file, where + ".grid", "at least 1", std::to_string(e.config.grid));
-    out.push_back(std::move(e));
+    try {
+      if (v.kind != Value::obj) throw FileFormatError(file, where, "an object", "another value");
+      auto str = [&](const char* k) {
+        const Value* x = v.get(k);
+        if (!x || x->kind != Value::str) throw FileFormatError(file, where + "." + k, "a string", "none");
+        return x->text;
+      };
+      auto num = [&](const char* k, bool required) {
+        const Value* x = v.get(k);
+        if (!x || x->kind != Value::num) {
+          if (required) throw FileFormatError(file, where + "." + k, "a number", "none");
+          return 0.0;
+        }
+        return x->number;
+      };
+      TuneEntry e;
+      e.kernel = str("kernel");
+      e.n = static_cast<std::int64_t>(num("n", true));
+      e.aux = str("aux");
+      e.type = str("type");
+      e.device = str("device");
+      e.build = str("build");
+      e.config.block = static_cast<int>(num("block", true));
+      e.config.grid = static_cast<int>(num("grid", true));
+      e.time_ms = num("time_ms", false);
+      e.default_time_ms = num("default_time_ms", false);
+      if (e.config.block < 32 || e.config.block > 1024 || e.config.block % 32 != 0)
+        throw FileFormatError(file, where + ".block", "a multiple of 32 in [32, 1024]", std::to_string(e.config.block));
+      if (e.config.grid < 1) throw FileFormatError(file, where + ".grid", "at least 1", std::to_string(e.config.grid));
+      out.push_back(std::move(e));
+    } catch (const FileFormatError& err) {
+      if (!skipped) throw;
+      skipped->push_back(err.what());
+    }
   }
   return out;
 }
@@ -350,7 +356,12 @@ void TuneCache::load() {
     bool exists = false;
     const std::string text = read_text(path_, exists);
     if (!exists) return;
-    entries_ = parse(text, path_);
+    std::vector<std::string> skipped;
+    entries_ = parse(text, path_, &skipped);
+    if (!skipped.empty())
+      log::warn("tune cache: left out " + std::to_string(skipped.size()) + " malformed entr" +
+                (skipped.size() == 1 ? "y" : "ies") + " (kept " + std::to_string(entries_.size()) +
+                "; they are retuned), the first: " + skipped.front());
   } catch (const Error& e) {
     log::warn(std::string("tune cache ignored (every kernel will be retuned): ") + e.what());
     entries_.clear();
@@ -363,7 +374,8 @@ void TuneCache::save() {
   try {
     bool exists = false;
     const std::string text = read_text(path_, exists);
-    if (exists) merged = parse(text, path_);
+    std::vector<std::string> skipped;  // malformed entries are dropped from the file
+    if (exists) merged = parse(text, path_, &skipped);
   } catch (const Error&) {
     merged.clear();  // a broken file on disk is replaced
   }

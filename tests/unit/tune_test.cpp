@@ -182,6 +182,29 @@ TEST(TuneCache, MalformedFilesAreRejectedWithFileAndFieldAndLoadIgnoresThem) {
   EXPECT_EQ(TuneCache::parse(slurp(path), path).size(), 1u);
 }
 
+// One bad entry (a block size out of range, as an older build once wrote) costs that entry only:
+// load() keeps the others, and save() writes them back without it.
+TEST(TuneCache, AMalformedEntryIsLeftOutAndTheOthersKept) {
+  const std::string dir = test::scratch_dir();
+  const TuneEntry a{"k", 10, "", "t", "d", "b", {128, 4}, 1.0, 2.0}, c{"k", 30, "", "t", "d", "b", {256, 8}, 1.0, 2.0};
+  std::string text = TuneCache::serialize({a, TuneEntry{"k", 20, "", "t", "d", "b", {96, 1}, 1.0, 2.0}, c});
+  text.replace(text.find("\"block\": 96"), 11, "\"block\": 1");
+  std::vector<std::string> skipped;
+  EXPECT_EQ(TuneCache::parse(text, "t.json", &skipped).size(), 2u);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_NE(skipped[0].find("entries[1].block"), std::string::npos) << skipped[0];
+  EXPECT_THROW(TuneCache::parse(text, "t.json"), FileFormatError);  // strict without `skipped`
+  const std::string path = dir + "/one-bad.json";
+  std::ofstream(path) << text;
+  TuneCache cache(path);
+  EXPECT_NO_THROW(cache.load());
+  EXPECT_EQ(cache.size(), 2u);
+  EXPECT_EQ(cache.find("k", 30, "", "t", "d", "b")->config.block, 256);
+  cache.insert(TuneEntry{"k", 40, "", "t", "d", "b", {64, 2}, 1.0, 2.0});
+  cache.save();
+  EXPECT_EQ(TuneCache::parse(slurp(path), path).size(), 3u);  // the bad entry is gone, the rest kept
+}
+
 TEST(TuneSettings, EnvironmentSwitchesTuningAndCachePath) {
   SettingsGuard guard;
   unsetenv("GLUON_TUNE");

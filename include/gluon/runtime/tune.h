@@ -28,7 +28,8 @@
 //                   and parallel_for(ex, label, n, f) picks them up.
 //   TuneEntry/TuneCache  the cache: entries keyed by (kernel label, n, aux, functor type, device
 //                   name + compute capability, build git hash). load() reads a file (missing:
-//                   empty; unreadable or malformed: a warning and empty), find() looks an entry
+//                   empty; unreadable or malformed: a warning and empty; a malformed entry:
+//                   a warning, that entry left out), find() looks an entry
 //                   up, insert() adds or replaces one, save() merges with what is on disk now
 //                   (another process may have added entries) and writes the file atomically
 //                   (temporary name + rename). Entries of other builds or devices stay in the
@@ -131,7 +132,10 @@ class TuneCache {
 
   // The file text for `entries` and back (JSON, docs/bench.md); parse throws FileFormatError.
   static std::string serialize(const std::vector<TuneEntry>& entries);
-  static std::vector<TuneEntry> parse(const std::string& text, const std::string& file);
+  // With `skipped`, a malformed entry is left out and its error appended there instead (the
+  // file's framing must still be right): load() and save() keep the good entries of a file.
+  static std::vector<TuneEntry> parse(const std::string& text, const std::string& file,
+                                      std::vector<std::string>* skipped = nullptr);
 
  private:
   std::string path_;
