@@ -40,30 +40,22 @@ struct SiteIndexer {
   GLUON_HD_INLINE int parity_of_index(std::int64_t eo) const { return eo >= half ? 1 : 0; }
   GLUON_HD_INLINE void coords(std::int64_t eo, int x[4]) const {
     const int p = eo >= half ? 1 : 0;
-    if (volume <= 0x7fffffff) {
-      // 32-bit unsigned division: a 64-bit one is a long subroutine on the GPU, and every site of
-      // every stencil kernel pays three of them.
-      unsigned l = 2u * static_cast<unsigned>(eo - p * half);
-      const unsigned d0 = static_cast<unsigned>(dims[0]), d1 = static_cast<unsigned>(dims[1]),
-                     d2 = static_cast<unsigned>(dims[2]);
-      unsigned q = l / d0;
-      x[0] = static_cast<int>(l - q * d0);
-      l = q, q = l / d1;
-      x[1] = static_cast<int>(l - q * d1);
-      l = q, q = l / d2;
-      x[2] = static_cast<int>(l - q * d2);
-      x[3] = static_cast<int>(q);
-      if (((x[0] + x[1] + x[2] + x[3]) & 1) != p) x[0] += 1;
-      return;
-    }
-    std::int64_t l = 2 * (eo - p * half);
-    x[0] = static_cast<int>(l % dims[0]);
-    l /= dims[0];
-    x[1] = static_cast<int>(l % dims[1]);
-    l /= dims[1];
-    x[2] = static_cast<int>(l % dims[2]);
-    x[3] = static_cast<int>(l / dims[2]);
+    const std::int64_t l = 2 * (eo - p * half);
+    // 32-bit unsigned division when the volume allows: a 64-bit one is a long subroutine on the
+    // GPU, and every site of every stencil kernel pays three of them.
+    if (volume <= 0x7fffffff) split(static_cast<std::uint32_t>(l), x);
+    else split(static_cast<std::uint64_t>(l), x);
     if (((x[0] + x[1] + x[2] + x[3]) & 1) != p) x[0] += 1;
+  }
+  // Lexicographic index l (x fastest) into coordinates, in the unsigned type U.
+  template <class U>
+  GLUON_HD_INLINE void split(U l, int x[4]) const {
+    for (int mu = 0; mu < 3; ++mu) {
+      const U d = static_cast<U>(dims[mu]), q = l / d;
+      x[mu] = static_cast<int>(l - q * d);
+      l = q;
+    }
+    x[3] = static_cast<int>(l);
   }
   // eo index of the site `dist` steps along mu (dist may be negative), periodic in the local box.
   GLUON_HD_INLINE std::int64_t neighbour(std::int64_t eo, int mu, int dist) const {

@@ -61,16 +61,15 @@ GLUON_HD_INLINE void scale_cv(ColorVector<T>& v, T s) {
 
 // Dagger and the epilogue's form are run-time values, uniform over the launch, to keep nvcc's
 // compile time bounded (each instantiation unrolls 8 hops with the link rebuild); whether the
-// epilogue touches the clover field at all is compile-time (Clover): the clover product holds
-// 72 more reals live, and a kernel is allocated the registers of its fattest path, so the plain
-// Wilson dslash must not carry it.
-template <class Store, Reconstruct R, bool Clover = true>
+// epilogue touches the clover field at all is compile-time (site<Clover>, launched through
+// WilsonBody): the clover product holds 72 more reals live, and a kernel is allocated the
+// registers of its fattest path, so the plain Wilson dslash must not carry it.
+template <class Store, Reconstruct R>
 struct WilsonDslashKernel {
   using G = GaugeAccessor<Store, R>;
   using S = SpinorAccessor<Store, 4>;
   using C = CloverAccessor<Store>;
   using real = typename G::real;
-  static constexpr bool clover = Clover;
 
   G u;
   S out, in, x;
@@ -106,20 +105,6 @@ struct WilsonDslashKernel {
       for (int c = 0; c < 3; ++c) r.s[2 * b].c[c] = o[c], r.s[2 * b + 1].c[c] = o[3 + c];
     }
     return r;
-  }
-
-  // The same launch parameters for the kernel with (or without) the clover epilogue.
-  template <bool C>
-  WilsonDslashKernel<Store, R, C> as() const {
-    WilsonDslashKernel<Store, R, C> k;
-    k.u = u, k.out = out, k.in = in, k.x = x, k.clov = clov, k.idx = idx;
-    for (int m = 0; m < 4; ++m) {
-      k.stride[m] = stride[m], k.phase_f[m] = phase_f[m], k.phase_b[m] = phase_b[m], k.cut[m] = cut[m];
-      k.gf[m] = gf[m], k.gb[m] = gb[m];
-    }
-    k.parity = parity, k.out_shift = out_shift, k.in_shift = in_shift, k.x_shift = x_shift;
-    k.a = a, k.fwd = fwd, k.has_x = has_x, k.fuse = fuse, k.mode = mode, k.face = face;
-    return k;
   }
 
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
@@ -194,7 +179,10 @@ struct WilsonDslashKernel {
     spin_reconstruct_add<mu>(acc, h0, h1, -fwd);
   }
 
-  GLUON_HD void operator()(std::int64_t i) const {
+  // Output site i of the parity: the 8 hops, then the epilogue (with the clover forms only when
+  // Clover).
+  template <bool Clover>
+  GLUON_HD_INLINE void site(std::int64_t i) const {
     const std::int64_t s = parity * idx.half + i;
     int c[4];
     idx.coords(s, c);
@@ -230,6 +218,13 @@ struct WilsonDslashKernel {
   }
 };
 
+// The body launch: site<Clover> of every output site.
+template <class K, bool Clover>
+struct WilsonBody : K {
+  static constexpr bool clover = Clover;
+  GLUON_HD void operator()(std::int64_t i) const { this->template site<Clover>(i); }
+};
+
 // The body kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm): the
 // dslash is latency-bound (Nsight Compute on an H200, single r12: 80 registers, 37.5% occupancy,
 // 67% of cycles with no eligible warp, DRAM at 55%). Capping registers lets more warps hide the
@@ -251,7 +246,7 @@ constexpr int occupancy_floor_blocks() {
 // writes U_mu(y)^+ (1 +- g_mu) psi(y) for the +mu neighbour (QUDA packs the same two halves).
 template <class Store, Reconstruct R, int mu>
 struct WilsonPackKernel {
-  using K = WilsonDslashKernel<Store, R, false>;
+  using K = WilsonDslashKernel<Store, R>;
   using real = typename K::real;
   K k;
   real* send_bwd;
@@ -325,8 +320,7 @@ void launch_wilson_face_op(const DslashCall& call, const WilsonDslashKernel<Stor
   if (call.op == DslashCall::pack) {
     spec.label = "wilson_pack";
     spec.tuning = runtime::Tuning::idempotent;
-    WilsonPackKernel<Store, R, mu> p{k.template as<false>(), static_cast<real*>(call.send_bwd),
-                                     static_cast<real*>(call.send_fwd), hf};
+    WilsonPackKernel<Store, R, mu> p{k, static_cast<real*>(call.send_bwd), static_cast<real*>(call.send_fwd), hf};
     spec.aux = std::string("mu ") + char('0' + mu);
     runtime::parallel_for(call.ex, spec, 2 * hf, p);
   } else {
@@ -401,8 +395,9 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
     };
     go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 2, go));
   };
-  if (call.fuse == kFusePlain) run(k.template as<false>());
-  else run(k);
+  using K = WilsonDslashKernel<Store, R>;
+  if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
+  else run(WilsonBody<K, true>{k});
 }
 
 template <class Store>

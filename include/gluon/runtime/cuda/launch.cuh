@@ -44,10 +44,14 @@ inline constexpr int kBlock = kDefaultBlock;
 // a member function call takes the functor's address and nvcc copies it to a local stack frame
 // (hundreds of bytes for a stencil kernel), so every member read becomes a local-memory load.
 template <class F>
-__global__ void for_kernel(std::int64_t n, const __grid_constant__ F f) {
+__device__ __forceinline__ void grid_stride(std::int64_t n, const F& f) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     f(i);
+}
+template <class F>
+__global__ void for_kernel(std::int64_t n, const __grid_constant__ F f) {
+  grid_stride(n, f);
 }
 
 // Occupancy floor: a functor declaring `static constexpr int min_blocks_per_sm = B;` (B > 0) runs
@@ -62,9 +66,7 @@ inline constexpr int kBoundedBlock = 128;
 template <class F>
 __global__ void __launch_bounds__(kBoundedBlock, min_blocks_of<F>() > 0 ? min_blocks_of<F>() : 1)
     for_kernel_bounded(std::int64_t n, const __grid_constant__ F f) {
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    f(i);
+  grid_stride(n, f);
 }
 template <class F>
 constexpr auto for_kernel_of() {
