@@ -16,7 +16,9 @@
 #                        hybrid twice with one split table (split-table.txt) to show it converge
 #   grid1xQ.txt          (2 or 4 GPUs and mpirun) 1xQ grid, N*sqrt(Q) (the same N^2 per GPU)
 #   summary.txt          the T/V lines, rates and the issue's ratios; progress lines in *.err
-# Budget: about 5 minutes on an H200 with the defaults; N, NB, NB2, NM, NS override. Finally the
+# Budget: about 5 minutes on an H200 with the defaults; N, NB, NB2, NM, NS override. PARTS picks
+# a subset (words among dgemm incore mid small bigooc grid; default all), e.g. PARTS="dgemm incore
+# grid" for the 1xQ ratio alone. Finally the
 # whole $OUT is packed into $OUT/../hpl-gpu.tgz (the device tool returns a limited number of files).
 set -uo pipefail
 GLUON=${GLUON:-build-cuda/bin/gluon}
@@ -25,6 +27,8 @@ NB=${NB:-512}
 NB2=${NB2:-1024}
 NM=${NM:-40000}
 NS=${NS:-16000}
+PARTS=${PARTS:-all}
+want() { [[ $PARTS == all || " $PARTS " == *" $1 "* ]]; }
 if [ -z "${N:-}" ]; then
   MEM_MIB=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null | head -1)
   N=$(python3 -c "import math; m=${MEM_MIB:-16000}*2**20*0.55; n=int(math.sqrt(m/8))//$NB*$NB; print(min(n, 100000//$NB*$NB))")
@@ -71,23 +75,30 @@ dat "$NS" "$NB" 1 1 > "$OUT/HPL-small.dat"
 dat 2000 "$NB" 1 1 > "$OUT/HPL-tiny.dat"
 
 # Reference: cuBLAS DGEMM with k = NB on device-resident operands.
+if want dgemm; then
 run dgemm 120 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB" --progress 0 --json "$OUT/dgemm.json"
 run dgemm-nb2 60 "$GLUON" hpl "$OUT/HPL-tiny.dat" --backend cuda --dgemm "16384,16384,$NB2" --progress 0 \
   --json "$OUT/dgemm-nb2.json"
+fi
 
 # Large N, in core: the device-resident LU.
+if want incore; then
 run gpu-incore 240 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --placement resident --json "$OUT/gpu-incore.json"
 run gpu-incore-nb2 240 "$GLUON" hpl "$OUT/HPL-N-nb2.dat" --backend cuda --placement resident \
   --json "$OUT/gpu-incore-nb2.json"
+fi
 
 # Middle N: resident, and out of core with the cap at half of A's bytes (the windowed GPU LU).
+if want mid; then
 run mid-resident 120 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --placement resident --json "$OUT/mid-resident.json"
 HALF=$(( NM * NM * 8 / 2 ))
 run mid-ooc 240 "$GLUON" hpl "$OUT/HPL-mid.dat" --backend cuda --gpu-memory-limit "$HALF" --placement out-of-core \
   --json "$OUT/mid-ooc.json"
+fi
 
 # Small N: GPU only, CPU only, hybrid (auto placement: resident), and the streamed hybrid with a
 # split table (fresh, then reused) to show the adaptive split converge.
+if want small; then
 run small-gpu 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend cuda --json "$OUT/small-gpu.json"
 run small-cpu 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend cpu --json "$OUT/small-cpu.json"
 run small-hybrid 120 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --json "$OUT/small-hybrid.json"
@@ -97,10 +108,11 @@ run small-streamed-hybrid-1 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybr
 cp "$OUT/split-table.txt" "$OUT/split-table-after-run1.txt" 2>/dev/null
 run small-streamed-hybrid-2 150 "$GLUON" hpl "$OUT/HPL-small.dat" --backend hybrid --placement streamed \
   --split-table "$OUT/split-table.txt" --json "$OUT/small-streamed-hybrid.json"
+fi
 
 # Large N out of core (cap at half of A), when the host has three times A's bytes of memory.
 HOST_KB=$(awk '/MemTotal/ {print $2}' /proc/meminfo)
-if [ "${BIG_OOC:-1}" = 1 ] && [ $(( HOST_KB / 1024 / 1024 )) -ge $(( N * N * 24 / 1024 / 1024 / 1024 )) ]; then
+if want bigooc && [ "${BIG_OOC:-1}" = 1 ] && [ $(( HOST_KB / 1024 / 1024 )) -ge $(( N * N * 24 / 1024 / 1024 / 1024 )) ]; then
   run big-ooc 300 "$GLUON" hpl "$OUT/HPL-N.dat" --backend cuda --gpu-memory-limit $(( N * N * 8 / 2 )) \
     --placement out-of-core --json "$OUT/big-ooc.json"
 fi
@@ -108,7 +120,7 @@ fi
 # 1xQ grids of GPUs (NCCL panel broadcasts), the same N^2 per GPU as the single-GPU run.
 NGPU=$(nvidia-smi -L 2>/dev/null | wc -l)
 for Q in 2 4; do
-  [ "$NGPU" -ge "$Q" ] && command -v mpirun >/dev/null || continue
+  want grid && [ "$NGPU" -ge "$Q" ] && command -v mpirun >/dev/null || continue
   NQ=$(python3 -c "print(int($N*$Q**0.5)//$NB*$NB)")
   dat "$NQ" "$NB" 1 "$Q" > "$OUT/HPL-1x$Q.dat"
   run grid1x$Q 300 mpirun -np "$Q" --bind-to none -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=$((CORES / Q)) \
