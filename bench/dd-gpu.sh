@@ -6,7 +6,8 @@
 #
 # One rank per GPU (node-local rank picks it), halos over NCCL. Runs, each as JSON in $OUT:
 #   strong  clover dslash (single and double, recon 12) on 32^3x64: 1 GPU, then 2 GPUs cut in t
-#           with the overlap and the no-overlap policy, then 2 GPUs cut in z (overlap);
+#           with the overlap and the no-overlap policy, then 2 GPUs cut in z (overlap); faces
+#           over CUDA IPC (the default on one node), and the t-cut overlap again over NCCL;
 #           --model prints the slides' model beside each 2-GPU measurement
 #   weak    clover dslash single at 32^4 per GPU: 1 GPU 32^4; 2 GPUs 32^3x64 cut in t and
 #           32x32x64x32 cut in z
@@ -26,6 +27,7 @@ LOG="$OUT/dd-gpu.log"
 export NCCL_NVLS_ENABLE=0  # NVLink multicast stays off on the shared GPU hosts
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4}
 MPI2=(mpirun --allow-run-as-root -np 2 --bind-to none -x NCCL_NVLS_ENABLE -x OMP_NUM_THREADS -x GLUON_TUNE_CACHE)
+MPI2_NCCL=("${MPI2[@]}" -x GLUON_HALO_TRANSPORT=nccl)
 failures=0
 say() { printf '\n=== dd-gpu: %s\n' "$*" | tee -a "$LOG"; }
 
@@ -53,6 +55,8 @@ for prec in single double; do
   done
   run "strong-$prec-2gpu-z-overlap" "${MPI2[@]}" "$GLUON" "${D[@]}" --precision $prec --lattice 32,32,32,64 \
     --grid 1,1,2,1 --halo overlap --model
+  run "strong-$prec-2gpu-t-overlap-nccl" "${MPI2_NCCL[@]}" "$GLUON" "${D[@]}" --precision $prec \
+    --lattice 32,32,32,64 --grid 1,1,1,2 --halo overlap --model
 done
 run "weak-single-1gpu" "$GLUON" "${D[@]}" --precision single --lattice 32,32,32,32
 run "weak-single-2gpu-t" "${MPI2[@]}" "$GLUON" "${D[@]}" --precision single --lattice 32,32,32,64 --grid 1,1,1,2 --halo auto --model
@@ -64,6 +68,7 @@ run "solve-1gpu" "$GLUON" "${S[@]}"
 run "solve-2gpu-t-overlap" "${MPI2[@]}" "$GLUON" "${S[@]}" --grid 1,1,1,2 --halo overlap
 run "solve-2gpu-t-no-overlap" "${MPI2[@]}" "$GLUON" "${S[@]}" --grid 1,1,1,2 --halo no-overlap
 run "solve-2gpu-z-overlap" "${MPI2[@]}" "$GLUON" "${S[@]}" --grid 1,1,2,1 --halo overlap
+run "solve-2gpu-t-overlap-nccl" "${MPI2_NCCL[@]}" "$GLUON" "${S[@]}" --grid 1,1,1,2 --halo overlap
 S4=(solve --backend cuda --start weak --lattice 32,32,32,32 --seed 2026 --operator clover --kappa 0.12 --csw 1.0
     --tol 1e-10 --sloppy-precision single --recon 12 --quiet --json)
 run "solve-weak-1gpu" "$GLUON" "${S4[@]}"
@@ -82,11 +87,13 @@ for prec in ("single", "double"):
     one = load(f"strong-{prec}-1gpu")
     if not one: continue
     print(f"  {prec}: 1 GPU 32^3x64 {one['gflops']:.0f} GFLOP/s, {one['dslash_ms']:.4f} ms")
-    for n in (f"strong-{prec}-2gpu-t-overlap", f"strong-{prec}-2gpu-t-no-overlap", f"strong-{prec}-2gpu-z-overlap"):
+    for n in (f"strong-{prec}-2gpu-t-overlap", f"strong-{prec}-2gpu-t-no-overlap", f"strong-{prec}-2gpu-z-overlap",
+              f"strong-{prec}-2gpu-t-overlap-nccl"):
         r = load(n)
         if not r: continue
         print(f"  {n}: {r['gflops']:.0f} GFLOP/s, {r['dslash_ms']:.4f} ms, speed-up {one['dslash_ms']/r['dslash_ms']:.2f}x, "
               f"exchange {r['exchange_ms']:.4f} ms, hidden {100*r['hidden_fraction']:.0f}%, policy {r['halo_policy']}, "
+              f"faces over {r.get('halo_transport', '?')}, "
               f"model needs {r['model']['needed_gbs']:.1f} GB/s, exchange ran at {r['model']['measured_exchange_gbs']:.1f} GB/s")
 w1 = load("weak-single-1gpu")
 for n in ("weak-single-2gpu-t", "weak-single-2gpu-z"):
@@ -98,7 +105,7 @@ s1 = load("solve-1gpu")
 print("mixed double-single clover solve, 32^3x64, 12 columns")
 if s1:
     print(f"  1 GPU: {s1['solver_seconds']:.2f} s, {s1['iterations']} iterations, {s1['gflops']:.0f} GFLOP/s")
-    for n in ("solve-2gpu-t-overlap", "solve-2gpu-t-no-overlap", "solve-2gpu-z-overlap"):
+    for n in ("solve-2gpu-t-overlap", "solve-2gpu-t-no-overlap", "solve-2gpu-z-overlap", "solve-2gpu-t-overlap-nccl"):
         r = load(n)
         if r:
             print(f"  {n}: {r['solver_seconds']:.2f} s, {r['iterations']} iterations, {r['gflops']:.0f} GFLOP/s, "

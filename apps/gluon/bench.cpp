@@ -250,6 +250,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
     j["per_rank_gflops"] = r.rank_gflops;
     j["aggregate_gflops"] = r.gflops;
     j["halo_policy"] = r.policy;
+    j["halo_transport"] = r.transport;
     j["local_dslash_ms"] = r.local_dslash_ms;
     j["exchange_ms"] = r.exchange_ms;
     j["exposed_comm_ms"] = r.exposed_ms;
@@ -274,8 +275,8 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
   if (r.split) {
-    text += fmt::format("ranks        {} on grid {}: {:.1f} GFLOP/s per rank, {:.1f} aggregate (halo {})\n", r.ranks,
-                        grid_text(grid), r.rank_gflops, r.gflops, r.policy);
+    text += fmt::format("ranks        {} on grid {}: {:.1f} GFLOP/s per rank, {:.1f} aggregate (halo {}, faces over {})\n", r.ranks,
+                        grid_text(grid), r.rank_gflops, r.gflops, r.policy, r.transport);
     text += fmt::format("             block alone {:.4f} ms, exchange alone {:.4f} ms, exposed {:.4f} ms: "
                         "{:.0f}% of the exchange hidden\n",
                         r.local_dslash_ms, r.exchange_ms, r.exposed_ms, 100.0 * r.hidden_fraction);

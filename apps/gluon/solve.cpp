@@ -227,7 +227,10 @@ void run_solve(const SolveOptions& o) {
   j["backend"] = runtime::to_string(ex.backend);
   j["ranks"] = comm::world().size();
   j["grid"] = {grid[0], grid[1], grid[2], grid[3]};
-  if (op->split()) j["halo_policy"] = qcd::to_string(op->halo_stats().policy_used);
+  if (op->split()) {
+    j["halo_policy"] = qcd::to_string(op->halo_stats().policy_used);
+    j["halo_transport"] = op->halo_stats().transport;
+  }
   j["solver"] = qcd::to_string(solver);
   j["precision"] = precision_name;
   j["reconstruct"] = {{"precise", qcd::to_string(p.reconstruct)},

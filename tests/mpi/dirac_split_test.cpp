@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "gluon/comm/environment.h"
@@ -73,13 +74,13 @@ double global_rel_diff(const SpinorField& got, const SpinorField& want) {
   return std::sqrt(v[0] / v[1]);
 }
 
-SpinorField canonical(const SpinorField& f) {
+SpinorField canonical(const SpinorField& f, const runtime::Exec& ex = cpu) {
   SpinorFieldParams p = f.params();
   p.precision = Precision::double_;
   p.order = FieldOrder::site_major;
   p.space = runtime::MemSpace::host;
   p.pad = 0;
-  return converted(f, p, cpu);
+  return converted(f, p, ex);
 }
 
 struct Policy {
@@ -142,6 +143,47 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
         EXPECT_LT(e, 1e-12) << to_string(t) << " grid " << name(grid) << " " << to_string(pol);
         EXPECT_LT(ed, 1e-12) << to_string(t) << " dagger, grid " << name(grid) << " " << to_string(pol);
       }
+  }
+}
+
+// The same on GPUs, one per rank (skipped without enough of them on the node): the faces take
+// CUDA IPC (copy engines between the ranks' GPUs) and NCCL in turn, under both policies; three
+// applications in a row use both ghost slots of the IPC exchange.
+TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
+  if (!runtime::cuda_available() || runtime::cuda_device_count() < comm::world().local_size())
+    GTEST_SKIP() << "needs one GPU per rank on the node";
+  const runtime::Exec gpu = runtime::cuda_exec(comm::world().local_rank());
+  const Geometry whole_g(kLattice);
+  GaugeField whole = GaugeField::canonical(whole_g);
+  set_weak(whole, 27, 0.5, cpu);
+  for (DiracType t : {DiracType::clover, DiracType::staggered}) {
+    const DiracParams p = params(t);
+    const auto ref = make_dirac(p, whole, cpu);
+    SpinorField in_w(ref->vector_params()), out_w(ref->vector_params()), outd_w(ref->vector_params());
+    fill_gaussian(in_w, 28, 0, cpu);
+    ref->M(out_w, in_w);
+    ref->Mdag(outd_w, in_w);
+    const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
+    for (const comm::Grid4& grid : grids_for(comm::world().size()))
+      for (const char* transport : {"ipc", "nccl"})
+        for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
+          if (comm::world().size() == 1 && std::string(transport) == "nccl") continue;
+          setenv("GLUON_HALO_TRANSPORT", transport, 1);
+          Policy guard(pol);
+          const Geometry g = block(grid);
+          const auto op = make_dirac(p, scatter_gauge(whole, g), gpu);
+          const std::string how = to_string(t) + " grid " + name(grid) + " " + transport + " " + to_string(pol);
+          if (op->split() && std::string(transport) == "ipc") EXPECT_EQ(op->halo_stats().transport, "cuda-ipc") << how;
+          const SpinorField x = converted(local_spinor(canonical(in_w), g), op->vector_params(), gpu);
+          SpinorField out(op->vector_params());
+          for (int call = 0; call < 3; ++call) {
+            op->M(out, x);
+            EXPECT_LT(global_rel_diff(canonical(out, gpu), local_spinor(want_c, g)), 1e-12) << how << " call " << call;
+            op->Mdag(out, x);
+            EXPECT_LT(global_rel_diff(canonical(out, gpu), local_spinor(wantd_c, g)), 1e-12) << how << " dagger, call " << call;
+          }
+          unsetenv("GLUON_HALO_TRANSPORT");
+        }
   }
 }
 

@@ -100,6 +100,7 @@ DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
 
   const HaloStats hs = op->halo_stats();
   r.policy = to_string(hs.policy_used);
+  r.transport = hs.transport;
   r.exchange_ms = timed([&] { op->halo_exchange_only(in); });
   {  // the block alone, uncut: the same kernels without any communication
     DslashBenchParams lp = p;

@@ -102,6 +102,12 @@ comm::Communicator& halo_communicator(const runtime::Exec& ex) {
   return *c;
 }
 
+static std::vector<comm::Transfer> make_batch(const comm::ProcessGrid& pg, const int* cut,
+                                              const std::array<runtime::Buffer, 4>& sb,
+                                              const std::array<runtime::Buffer, 4>& sf,
+                                              std::array<runtime::Buffer, 4>& gf,
+                                              std::array<runtime::Buffer, 4>& gb);
+
 SpinorHalo::SpinorHalo(const Geometry& g, const std::array<double, 4>& boundary,
                        const runtime::Exec& ex, int real_bytes, int fwd_units, int bwd_units,
                        const std::string& name)
@@ -128,24 +134,25 @@ SpinorHalo::SpinorHalo(const Geometry& g, const std::array<double, 4>& boundary,
                        "(ranks are numbered x fastest)");
   staged_ = ex.on_device() && !comm_->device_buffers();
   const runtime::MemSpace space = ex.on_device() ? runtime::MemSpace::device : runtime::MemSpace::host;
-  ghost_view_ = view_;
+  ghost_view_[0] = view_;
+  HaloView& gv = ghost_view_[0];
   const SiteIndexer& idx = g.indexer();
   for (int mu = 0; mu < 4; ++mu) {
     const bool cut = gr[mu] > 1 || forced[mu];
-    ghost_view_.cut[mu] = cut ? 1 : 0;
+    gv.cut[mu] = cut ? 1 : 0;
     if (!cut) continue;
-    ghost_view_.phase_fwd[mu] = pgrid_.coords()[mu] == gr[mu] - 1 ? boundary[mu] : 1.0;
-    ghost_view_.phase_bwd[mu] = pgrid_.coords()[mu] == 0 ? boundary[mu] : 1.0;
+    gv.phase_fwd[mu] = pgrid_.coords()[mu] == gr[mu] - 1 ? boundary[mu] : 1.0;
+    gv.phase_bwd[mu] = pgrid_.coords()[mu] == 0 ? boundary[mu] : 1.0;
     const std::int64_t hf = idx.volume / idx.dims[mu] / 2;
     bytes_to_bwd_[mu] = static_cast<std::size_t>(fwd_units * hf * real_bytes);
     bytes_to_fwd_[mu] = static_cast<std::size_t>(bwd_units * hf * real_bytes);
     const std::string l = name + " halo " + "xyzt"[mu];
     send_bwd_[mu] = runtime::Buffer(space, bytes_to_bwd_[mu], l + " send-", ex.device);
-    ghost_fwd_[mu] = runtime::Buffer(space, bytes_to_bwd_[mu], l + " ghost+", ex.device);
+    ghost_fwd_[0][mu] = runtime::Buffer(space, bytes_to_bwd_[mu], l + " ghost+", ex.device);
     send_fwd_[mu] = runtime::Buffer(space, bytes_to_fwd_[mu], l + " send+", ex.device);
-    ghost_bwd_[mu] = runtime::Buffer(space, bytes_to_fwd_[mu], l + " ghost-", ex.device);
-    ghost_view_.ghost_fwd[mu] = ghost_fwd_[mu].data();
-    ghost_view_.ghost_bwd[mu] = ghost_bwd_[mu].data();
+    ghost_bwd_[0][mu] = runtime::Buffer(space, bytes_to_fwd_[mu], l + " ghost-", ex.device);
+    gv.ghost_fwd[mu] = ghost_fwd_[0][mu].data();
+    gv.ghost_bwd[mu] = ghost_bwd_[0][mu].data();
     if (staged_) {
       h_send_bwd_[mu] = runtime::Buffer(runtime::MemSpace::pinned, bytes_to_bwd_[mu], l + " send- (host)", ex.device);
       h_ghost_fwd_[mu] = runtime::Buffer(runtime::MemSpace::pinned, bytes_to_bwd_[mu], l + " ghost+ (host)", ex.device);
@@ -153,7 +160,49 @@ SpinorHalo::SpinorHalo(const Geometry& g, const std::array<double, 4>& boundary,
       h_ghost_bwd_[mu] = runtime::Buffer(runtime::MemSpace::pinned, bytes_to_fwd_[mu], l + " ghost- (host)", ex.device);
     }
   }
-  if (ex.on_device()) comm_stream_ = std::make_unique<runtime::Stream>(ex, true, /*high_priority=*/true);
+  ghost_view_[1] = gv;
+  transport_ = !ex.on_device() ? comm::to_string(comm_->backend()) : staged_ ? comm::to_string(comm_->backend()) + " (staged through pinned host memory)"
+                                                  : comm::to_string(comm_->backend());
+  if (ex.on_device()) {
+    comm_stream_ = std::make_unique<runtime::Stream>(ex, true, /*high_priority=*/true);
+    connect_peers();
+  }
+  stats_.transport = transport_;
+}
+
+// CUDA IPC (comm/peer_exchange.h) when every rank is on this node and the devices reach each
+// other: chosen by default with more than one rank, forced by GLUON_HALO_TRANSPORT=ipc (also in
+// one process, where the faces go to the rank itself), refused by =nccl or =mpi. The peer
+// exchange alternates between two ghost slots; the second set is allocated here.
+void SpinorHalo::connect_peers() {
+  const char* env = std::getenv("GLUON_HALO_TRANSPORT");
+  const std::string want = env ? env : "";
+  if (!want.empty() && want != "ipc" && want != "nccl" && want != "mpi")
+    throw InputError("GLUON_HALO_TRANSPORT: expected ipc, nccl or mpi, found '" + want + "'");
+  if (want == "nccl" || want == "mpi" || (want.empty() && comm::world().size() == 1)) return;
+  const runtime::MemSpace space = runtime::MemSpace::device;
+  HaloView& gv = ghost_view_[1];
+  for (int mu = 0; mu < 4; ++mu) {
+    if (!gv.cut[mu]) continue;
+    const std::string l = name_ + " halo " + "xyzt"[mu];
+    ghost_fwd_[1][mu] = runtime::Buffer(space, bytes_to_bwd_[mu], l + " ghost+ (slot 1)", ex_.device);
+    ghost_bwd_[1][mu] = runtime::Buffer(space, bytes_to_fwd_[mu], l + " ghost- (slot 1)", ex_.device);
+    gv.ghost_fwd[mu] = ghost_fwd_[1][mu].data();
+    gv.ghost_bwd[mu] = ghost_bwd_[1][mu].data();
+  }
+  std::vector<std::vector<comm::Transfer>> slots;
+  for (int k = 0; k < 2; ++k)
+    slots.push_back(make_batch(pgrid_, gv.cut, send_bwd_, send_fwd_, ghost_fwd_[k], ghost_bwd_[k]));
+  std::string why;
+  peer_ = comm::make_peer_exchange(comm::world(), slots, ex_.device, &why);
+  if (peer_) {
+    transport_ = "cuda-ipc";
+    return;
+  }
+  if (want == "ipc") throw InputError(name_ + ": GLUON_HALO_TRANSPORT=ipc, but CUDA IPC is not possible: " + why);
+  if (comm::world().rank() == 0) runtime::log::debug(name_ + ": halo faces over " + transport_ + " (CUDA IPC: " + why + ")");
+  for (int mu = 0; mu < 4; ++mu) ghost_fwd_[1][mu] = runtime::Buffer(), ghost_bwd_[1][mu] = runtime::Buffer();
+  ghost_view_[1] = ghost_view_[0];
 }
 
 SpinorHalo::~SpinorHalo() = default;
@@ -194,25 +243,25 @@ void SpinorHalo::move_faces(const runtime::Event& packed) const {
   const runtime::Exec cs = comm_stream_->exec();
   packed.make_wait(cs);
   if (!staged_) {
-    auto batch = make_batch(pgrid_, ghost_view_.cut, send_bwd_, send_fwd_, self.ghost_fwd_, self.ghost_bwd_);
+    auto batch = make_batch(pgrid_, ghost_view_[0].cut, send_bwd_, send_fwd_, self.ghost_fwd_[0], self.ghost_bwd_[0]);
     comm_->exchange(batch, cs.stream);
   } else {
     using runtime::MemSpace;
     for (int mu = 0; mu < 4; ++mu) {
-      if (!ghost_view_.cut[mu]) continue;
+      if (!ghost_view_[0].cut[mu]) continue;
       runtime::copy_bytes_async(self.h_send_bwd_[mu].data(), MemSpace::pinned, send_bwd_[mu].data(),
                                 MemSpace::device, bytes_to_bwd_[mu], cs);
       runtime::copy_bytes_async(self.h_send_fwd_[mu].data(), MemSpace::pinned, send_fwd_[mu].data(),
                                 MemSpace::device, bytes_to_fwd_[mu], cs);
     }
     comm_stream_->synchronize();
-    auto batch = make_batch(pgrid_, ghost_view_.cut, h_send_bwd_, h_send_fwd_, self.h_ghost_fwd_, self.h_ghost_bwd_);
+    auto batch = make_batch(pgrid_, ghost_view_[0].cut, h_send_bwd_, h_send_fwd_, self.h_ghost_fwd_, self.h_ghost_bwd_);
     comm_->exchange(batch)->wait();
     for (int mu = 0; mu < 4; ++mu) {
-      if (!ghost_view_.cut[mu]) continue;
-      runtime::copy_bytes_async(self.ghost_fwd_[mu].data(), MemSpace::device, h_ghost_fwd_[mu].data(),
+      if (!ghost_view_[0].cut[mu]) continue;
+      runtime::copy_bytes_async(self.ghost_fwd_[0][mu].data(), MemSpace::device, h_ghost_fwd_[mu].data(),
                                 MemSpace::pinned, bytes_to_bwd_[mu], cs);
-      runtime::copy_bytes_async(self.ghost_bwd_[mu].data(), MemSpace::device, h_ghost_bwd_[mu].data(),
+      runtime::copy_bytes_async(self.ghost_bwd_[0][mu].data(), MemSpace::device, h_ghost_bwd_[mu].data(),
                                 MemSpace::pinned, bytes_to_fwd_[mu], cs);
     }
   }
@@ -222,17 +271,50 @@ void SpinorHalo::move_faces(const runtime::Event& packed) const {
 // cpu: posts the exchange of host buffers; the caller waits.
 std::unique_ptr<comm::Pending> SpinorHalo::post_host_exchange() const {
   auto& self = const_cast<SpinorHalo&>(*this);
-  auto batch = make_batch(pgrid_, ghost_view_.cut, send_bwd_, send_fwd_, self.ghost_fwd_, self.ghost_bwd_);
+  auto batch = make_batch(pgrid_, ghost_view_[0].cut, send_bwd_, send_fwd_, self.ghost_fwd_[0], self.ghost_bwd_[0]);
   return comm_->exchange(batch);
 }
 
-void SpinorHalo::pack_all(const HaloOps& ops) const {
+void SpinorHalo::pack_all(const HaloOps& ops, const runtime::Exec& ex) const {
   for (int mu = 0; mu < 4; ++mu)
-    if (ghost_view_.cut[mu]) ops.pack(mu, send_bwd_[mu].data(), send_fwd_[mu].data(), ex_);
+    if (ghost_view_[0].cut[mu]) ops.pack(mu, send_bwd_[mu].data(), send_fwd_[mu].data(), ex);
+}
+
+// The peer exchange (CUDA IPC). The faces are packed on the comm stream, beside the interior
+// kernel rather than before it (a high-priority stream: its few blocks take SMs as the interior's
+// drain), and copied by a copy engine into the peers' ghosts of this call's slot. The main stream
+// waits for the peers' copies before the body (no overlap) or the exterior kernels (overlap).
+// Order: the comm stream starts after the work queued so far on ex_ (which wrote `in`), and
+// ex_'s later work follows the wait, hence the pack. Two slots suffice: a rank's copy into slot s
+// of call k + 2 follows (through its own stream) its wait for the peer's call k + 1, which the
+// peer posted after its exterior of call k, the last reader of slot s.
+void SpinorHalo::run_peer(const HaloOps& ops, HaloPolicy p, bool body) const {
+  const int slot = static_cast<int>(exchanges_++ % 2);
+  const runtime::Exec cs = comm_stream_->exec();
+  start_.record(ex_);
+  start_.make_wait(cs);
+  pack_all(ops, cs);
+  peer_->post(slot, cs.stream);
+  if (!body) {
+    peer_->wait(slot, ex_.stream);
+    return;
+  }
+  HaloView v = ghost_view_[slot];
+  v.mode = p == HaloPolicy::no_overlap ? 1 : 2;
+  if (p == HaloPolicy::no_overlap) {
+    peer_->wait(slot, ex_.stream);
+    ops.body(v, ex_);
+    return;
+  }
+  ops.body(v, ex_);
+  peer_->wait(slot, ex_.stream);
+  for (int mu = 0; mu < 4; ++mu)
+    if (v.cut[mu]) ops.exterior(mu, v, ex_);
 }
 
 void SpinorHalo::exchange_only(const HaloOps& ops) const {
-  pack_all(ops);
+  if (peer_) return run_peer(ops, HaloPolicy::no_overlap, false);
+  pack_all(ops, ex_);
   if (!ex_.on_device()) {
     post_host_exchange()->wait();
     return;
@@ -246,8 +328,9 @@ void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
   ++stats_.calls;
   stats_.bytes_sent += bytes_per_call();
   stats_.policy_used = p;
-  pack_all(ops);
-  HaloView v = ghost_view_;
+  if (peer_) return run_peer(ops, p, true);
+  pack_all(ops, ex_);
+  HaloView v = ghost_view_[0];
   v.mode = p == HaloPolicy::no_overlap ? 1 : 2;
   if (!ex_.on_device()) {
     // cpu: the messages travel (MPI progresses eager sizes in the background, the rest at the
@@ -277,7 +360,7 @@ void SpinorHalo::run_policy(const HaloOps& ops, HaloPolicy p) const {
   }
   if (p == HaloPolicy::overlap)
     for (int mu = 0; mu < 4; ++mu)
-      if (ghost_view_.cut[mu]) ops.exterior(mu, v, ex_);
+      if (v.cut[mu]) ops.exterior(mu, v, ex_);
 }
 
 HaloPolicy SpinorHalo::choose() const {

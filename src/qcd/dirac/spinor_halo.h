@@ -9,8 +9,10 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "gluon/comm/communicator.h"
+#include "gluon/comm/peer_exchange.h"
 #include "gluon/comm/process_grid.h"
 #include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/geometry.h"
@@ -49,8 +51,10 @@ struct HaloOps {
 template <class Call, class Launch>
 HaloOps make_halo_ops(const Call& call, Launch launch) {
   HaloOps ops;
-  ops.pack = [call, launch](int mu, void* sb, void* sf, const runtime::Exec&) {
+  ops.pack = [call, launch](int mu, void* sb, void* sf, const runtime::Exec& ex) {
     Call c = call;
+    if constexpr (std::is_pointer_v<decltype(c.ex)>) c.ex = &ex;  // the stream the caller chose
+    else c.ex = ex;
     c.op = Call::pack;
     c.mu = mu;
     c.send_bwd = sb;
@@ -83,7 +87,9 @@ class SpinorHalo {
 
   bool active() const { return any_cut_; }
   const HaloView& local_view() const { return view_; }  // mode 0, phases of a single process
-  const HaloView& cut_view() const { return ghost_view_; }  // which dimensions are cut
+  const HaloView& cut_view() const { return ghost_view_[0]; }  // which dimensions are cut
+  // "cpu", "nccl", "mpi (staged through pinned host memory)", "cuda-ipc", ...: how faces travel.
+  const std::string& transport() const { return transport_; }
   void run(const HaloOps& ops) const;
   // One dslash described by `call` (see make_halo_ops). With no cut dimension it is launched
   // directly, so a single process builds no callbacks on the hot path.
@@ -103,8 +109,10 @@ class SpinorHalo {
   double bytes_per_call() const;
 
  private:
-  void pack_all(const HaloOps& ops) const;
+  void pack_all(const HaloOps& ops, const runtime::Exec& ex) const;
   void move_faces(const runtime::Event& packed) const;
+  void run_peer(const HaloOps& ops, HaloPolicy p, bool body) const;
+  void connect_peers();
   std::unique_ptr<comm::Pending> post_host_exchange() const;
   HaloPolicy choose() const;
   void run_policy(const HaloOps& ops, HaloPolicy p) const;
@@ -116,15 +124,20 @@ class SpinorHalo {
   comm::Communicator* comm_ = nullptr;  // world, or the NCCL world on CUDA
   comm::ProcessGrid pgrid_;
   HaloView view_;                        // mode 0 with the single-process phases
-  HaloView ghost_view_;                  // ghost pointers and per-rank phases
+  HaloView ghost_view_[2];               // ghost pointers (of ghost slot 0 / 1) and per-rank phases
   std::array<std::size_t, 4> bytes_to_bwd_{}, bytes_to_fwd_{};
-  // Device (or host on cpu) buffers: send_bwd, send_fwd, ghost_fwd, ghost_bwd per mu.
-  mutable std::array<runtime::Buffer, 4> send_bwd_, send_fwd_, ghost_fwd_, ghost_bwd_;
+  // Device (or host on cpu) buffers: send_bwd, send_fwd per mu; ghost_fwd, ghost_bwd per slot
+  // and mu (slot 1 only with the peer exchange, which alternates between the two).
+  mutable std::array<runtime::Buffer, 4> send_bwd_, send_fwd_;
+  mutable std::array<runtime::Buffer, 4> ghost_fwd_[2], ghost_bwd_[2];
+  std::unique_ptr<comm::PeerExchange> peer_;  // CUDA IPC between the ranks of one node
+  std::string transport_;
+  mutable std::int64_t exchanges_ = 0;         // picks the ghost slot of the peer exchange
   // Pinned mirrors when MPI carries device data.
   mutable std::array<runtime::Buffer, 4> h_send_bwd_, h_send_fwd_, h_ghost_fwd_, h_ghost_bwd_;
   bool staged_ = false;
   std::unique_ptr<runtime::Stream> comm_stream_;
-  mutable runtime::Event packed_, done_;  // reused every call (no event creation per dslash)
+  mutable runtime::Event packed_, done_, start_;  // reused every call (no event creation per dslash)
   mutable HaloStats stats_;
   mutable HaloPolicy chosen_ = HaloPolicy::auto_;
   mutable int trial_ = 0;

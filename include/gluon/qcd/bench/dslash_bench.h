@@ -71,6 +71,7 @@ struct DslashBenchResult {
   int ranks = 1;
   bool split = false;
   std::string policy;            // halo policy the timed calls used
+  std::string transport;         // how the faces travelled (HaloStats::transport)
   double rank_gflops = 0.0;      // this block's flops / the dslash time
   double local_dslash_ms = 0.0;  // the block alone, uncut
   double exchange_ms = 0.0;      // halo exchange of one dslash, alone

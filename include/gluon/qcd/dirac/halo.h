@@ -44,6 +44,7 @@ struct HaloStats {
   std::int64_t calls = 0;
   double bytes_sent = 0;  // face bytes sent by this rank
   HaloPolicy policy_used = HaloPolicy::no_overlap;
+  std::string transport;  // how faces travel: "cuda-ipc", "nccl", "mpi", ... (empty: no halo)
 };
 
 }  // namespace gluon::qcd
