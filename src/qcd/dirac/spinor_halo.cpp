@@ -280,34 +280,31 @@ void SpinorHalo::pack_all(const HaloOps& ops, const runtime::Exec& ex) const {
     if (ghost_view_[0].cut[mu]) ops.pack(mu, send_bwd_[mu].data(), send_fwd_[mu].data(), ex);
 }
 
-// The peer exchange (CUDA IPC). The faces are packed on the comm stream, beside the interior
-// kernel rather than before it (a high-priority stream: its few blocks take SMs as the interior's
-// drain), and copied by a copy engine into the peers' ghosts of this call's slot. The main stream
-// waits for the peers' copies before the body (no overlap) or the exterior kernels (overlap).
-// Order: the comm stream starts after the work queued so far on ex_ (which wrote `in`), and
-// ex_'s later work follows the wait, hence the pack. Two slots suffice: a rank's copy into slot s
+// The peer exchange (CUDA IPC). The faces are packed on the comm stream, and with overlap beside
+// the interior kernel, which is queued first (the comm stream has high priority: the pack's few
+// blocks take SMs as the interior's drain); a copy engine moves them into the peers' ghosts of
+// this call's slot. The main stream waits for the peers' copies before the body (no overlap) or
+// the exterior kernels (overlap). Order: the comm stream starts after the work queued on ex_
+// before this call (which wrote `in`), and ex_'s later work follows the wait, hence the pack. Two slots suffice: a rank's copy into slot s
 // of call k + 2 follows (through its own stream) its wait for the peer's call k + 1, which the
 // peer posted after its exterior of call k, the last reader of slot s.
 void SpinorHalo::run_peer(const HaloOps& ops, HaloPolicy p, bool body) const {
   const int slot = static_cast<int>(exchanges_++ % 2);
   const runtime::Exec cs = comm_stream_->exec();
+  HaloView v = ghost_view_[slot];
+  v.mode = p == HaloPolicy::no_overlap ? 1 : 2;
+  const bool overlap = body && p == HaloPolicy::overlap;
   start_.record(ex_);
+  if (overlap) ops.body(v, ex_);  // first: the interior starts at once; the pack joins it
   start_.make_wait(cs);
   pack_all(ops, cs);
   peer_->post(slot, cs.stream);
-  if (!body) {
-    peer_->wait(slot, ex_.stream);
-    return;
-  }
-  HaloView v = ghost_view_[slot];
-  v.mode = p == HaloPolicy::no_overlap ? 1 : 2;
-  if (p == HaloPolicy::no_overlap) {
-    peer_->wait(slot, ex_.stream);
+  peer_->wait(slot, ex_.stream);
+  if (!body) return;
+  if (!overlap) {
     ops.body(v, ex_);
     return;
   }
-  ops.body(v, ex_);
-  peer_->wait(slot, ex_.stream);
   for (int mu = 0; mu < 4; ++mu)
     if (v.cut[mu]) ops.exterior(mu, v, ex_);
 }
