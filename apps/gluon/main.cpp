@@ -8,6 +8,7 @@
 #include "toml_config.h"
 #include "gluon/comm/environment.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/profile.h"
 
 int main(int argc, char** argv) {
   // MPI starts only when an MPI launcher started this process (comm/environment.h).
@@ -38,5 +39,7 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     gluon::comm::fail_all(std::string("internal error: ") + e.what(), 2);
   }
+  if (const std::string p = gluon::runtime::profile_report(); !p.empty())  // GLUON_PROFILE=1
+    std::fprintf(stderr, "%s: %s", gluon::comm::world().describe().c_str(), p.c_str());
   return 0;
 }

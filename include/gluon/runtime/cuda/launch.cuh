@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/profile.h"
 #include "gluon/runtime/tune.h"
 
 namespace gluon::runtime::cuda {
@@ -261,7 +262,9 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
     c = default_launch(n, multiprocessor_count(ex.device));
     if (c.block > max_block) c = LaunchConfig{max_block, static_cast<int>(std::min<std::int64_t>((n + max_block - 1) / max_block, 0x7fffffff))};
   }
+  profile_begin(ex, spec.label);
   kernel<<<c.grid, c.block, 0, stream>>>(n, f);
+  profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
 }
 
@@ -321,7 +324,9 @@ T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
                                   });
   if (c.grid > grid_room || (c.block & (c.block - 1)) != 0 || c.block > max_block)
     c = default_launch(n, sms);  // an edited cache entry: stay in bounds
+  profile_begin(ex, spec.label);
   reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(n, f, partials);
+  profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
   std::vector<T> host(static_cast<std::size_t>(c.grid));
   check(cudaMemcpyAsync(host.data(), partials, sizeof(T) * c.grid, cudaMemcpyDeviceToHost, stream),
