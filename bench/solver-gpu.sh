@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Issue 3 on one GPU in one trip: the dslash rows that are furthest from the goals, the solver
+# against the bare operator, and mixed precision against pure double. From the repository root,
+# after building the cuda preset (bench/run-gpu.sh does; or PARTS=build here):
+#
+#   OUT=<dir> bash bench/solver-gpu.sh
+#
+# PARTS (default "build tests dslash solver profile") picks the steps:
+#   build    configure and build the cuda preset (JOBS, default 16)
+#   tests    ctest -L gpu
+#   dslash   gluon bench copy, then gluon bench dslash for Wilson/clover double/single/half r12
+#            and single r8, and naive staggered single, at $LATTICE (default 32,32,32,32)
+#   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
+#            double-single and double-half, tol 1e-10, at $LATTICE
+#   profile  the clover double-single solve again with GLUON_PROFILE=1 (per-kernel GPU time and
+#            the idle gaps between launches; runtime/profile.h)
+# Everything lands in $OUT (JSON per run, logs, tunecache.json); $OUT/summary.txt is the table.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+OUT=${OUT:?set OUT to a directory for the results}
+PARTS=${PARTS:-build tests dslash solver profile}
+LATTICE=${LATTICE:-32,32,32,32}
+BUILD_DIR=${BUILD_DIR:-build-cuda}
+GLUON=${GLUON:-$BUILD_DIR/bin/gluon}
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0
+export GLUON_TUNE_CACHE=${GLUON_TUNE_CACHE:-$OUT/tunecache.json}
+[[ -d .deps/testdata/gauge && -z "${GLUON_TESTDATA:-}" ]] && export GLUON_TESTDATA=$PWD/.deps/testdata
+command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+rc=0
+S=$SECONDS
+
+if has build; then
+  { cmake --preset cuda >"$OUT/configure.log" 2>&1 && cmake --build "$BUILD_DIR" -j "${JOBS:-16}" >"$OUT/build.log" 2>&1; } ||
+    { tail -40 "$OUT/build.log" "$OUT/configure.log"; exit 1; }
+  echo "build done after $((SECONDS - S)) s"
+fi
+if has tests; then
+  ctest --test-dir "$BUILD_DIR" -L gpu -j 4 --output-on-failure --no-tests=error >"$OUT/ctest-gpu.log" 2>&1 || rc=1
+  tail -4 "$OUT/ctest-gpu.log"
+  echo "gpu tests done after $((SECONDS - S)) s"
+fi
+
+line() {  # one summary row from a bench JSON
+  python3 - "$1" <<'PY' >>"$OUT/summary.txt"
+import json, sys
+j = json.load(open(sys.argv[1]))
+if j.get("benchmark") == "solver":
+    print(f"solver {j['operator']:>19} {j['precision']:>13} {j['solver']:>9} it {j['iterations']:5d} "
+          f"res {j['true_residual']:.2e} {j['seconds']:7.3f} s {j['gflops']:7.1f} GFLOP/s "
+          f"= {100*j['fraction_of_operator']:5.1f}% of op {j['operator_gflops']:7.1f}")
+else:
+    print(f"dslash {j['operator']:>19} {j['precision']:>7} r{j['recon']:<2} {j['gflops']:7.1f} GFLOP/s "
+          f"{j['effective_gbs']:7.1f} GB/s {100*j['fraction_of_copy']:5.1f}% of copy {j['copy_gbs']:.0f}")
+PY
+}
+
+if has dslash; then
+  "$GLUON" bench copy --backend cuda --json >"$OUT/copy.json" 2>>"$OUT/bench.log" || rc=1
+  while read -r op prec recon; do
+    f="$OUT/dslash-$op-$prec-r$recon.json"
+    "$GLUON" bench dslash --backend cuda --operator "$op" --precision "$prec" --recon "$recon" \
+      --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
+  done <<'TABLE'
+wilson double 12
+wilson single 12
+wilson half 12
+wilson single 8
+clover double 12
+clover single 12
+clover half 12
+clover single 8
+staggered single 12
+TABLE
+  echo "dslash done after $((SECONDS - S)) s"
+fi
+
+if has solver; then
+  while read -r op args; do
+    for sloppy in none single half; do
+      f="$OUT/solver-$op-$sloppy.json"
+      "$GLUON" bench solver --backend cuda --operator "$op" $args --precision double --sloppy-precision "$sloppy" \
+        --recon 12 --tol 1e-10 --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
+    done
+  done <<'SOLVES'
+wilson --kappa 0.12
+clover --kappa 0.12 --csw 1.0
+staggered --mass 0.05
+SOLVES
+  echo "solver done after $((SECONDS - S)) s"
+fi
+
+if has profile; then
+  GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator clover --kappa 0.12 --csw 1.0 --precision double \
+    --sloppy-precision single --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-clover-single.txt" 2>&1 || rc=1
+  GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator staggered --mass 0.05 --precision double \
+    --sloppy-precision single --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-staggered-single.txt" 2>&1 || rc=1
+  echo "profile done after $((SECONDS - S)) s"
+fi
+
+[[ -f "$OUT/summary.txt" ]] && cat "$OUT/summary.txt"
+for f in "$OUT"/profile-*.txt; do [[ -f $f ]] && { echo "== $f"; head -40 "$f"; }; done
+exit $rc
