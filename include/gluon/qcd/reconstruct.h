@@ -8,6 +8,8 @@
 //   half_scale<R>(r)  the scale of slot r in half storage (1, or the r8 angle slots' range)
 //
 // pack/unpack are exact to rounding for SU(3) matrices; r12/r8 are meaningless for others.
+#include <type_traits>
+
 #include "gluon/qcd/precision.h"
 #include "gluon/qcd/su3.h"
 
@@ -72,10 +74,31 @@ template <> struct Recon<Reconstruct::r12> {
 // uses kR8HalfThreshold = 1/32767, where both paths err by ~sqrt(1/32767) ~ 5e-3 at worst (only
 // links with row 0 within ~1e-2 of a pure phase; Haar-random links are within ~1e-4).
 // Half storage scales slots 0 and 1 by kR8HalfSlot0Scale / kR8HalfSlot1Scale (half_scale()).
+// In single precision on the GPU the rebuild uses the hardware's sin/cos and reciprocal
+// (r8_sincos, r8_recip): libdevice's sinf/cosf carry a slow range-reduction path for large
+// arguments (a stack frame and branches in every dslash thread) that angles in [-pi, pi] never
+// take; __sincosf errs by at most 2^-21.4 there, below the tolerance of a float link.
 inline constexpr float kR8AngleStep = 8.0f;
 inline constexpr float kR8HalfThreshold = 1.0f / 32767.0f;
 inline constexpr float kR8HalfSlot0Scale = 8.0f + 3.14159274f;  // |v0| <= 8 + pi
 inline constexpr float kR8HalfSlot1Scale = 4.0f + 3.14159274f;  // |v1| <= 4 + pi
+
+template <class T> GLUON_HD_INLINE void r8_sincos(T phi, T& s, T& c) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) {
+    __sincosf(phi, &s, &c);
+    return;
+  }
+#endif
+  s = std::sin(phi);
+  c = std::cos(phi);
+}
+template <class T> GLUON_HD_INLINE T r8_recip(T n) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) return __frcp_rn(n);
+#endif
+  return T(1) / n;
+}
 
 template <class T> GLUON_HD_INLINE constexpr T r8_threshold() { return T(1e-32); }
 template <> GLUON_HD_INLINE constexpr float r8_threshold<float>() { return 1e-15f; }
@@ -137,7 +160,9 @@ template <> struct Recon<Reconstruct::r8> {
     const T a0 = v[0];
     const int k = a0 > T(4) ? 1 : (a0 < T(-4) ? 2 : 0);
     const T phi0 = a0 - kR8AngleStep * T(offset(k));
-    const Complex<T> w00dir(std::cos(phi0), std::sin(phi0));
+    T s0, c0;
+    r8_sincos(phi0, s0, c0);
+    const Complex<T> w00dir(c0, s0);
     Matrix3<T> w;
     if (v[6] > T(0.75) && v[7] > T(0.75)) {
       // Degenerate encoding.
@@ -157,9 +182,10 @@ template <> struct Recon<Reconstruct::r8> {
     const T n = norm2(w01) + norm2(w02);
     const T m00 = T(1) - n, m20 = n - norm2(w10);
     const Complex<T> w00 = (m00 > T(0) ? std::sqrt(m00) : T(0)) * w00dir;
-    const Complex<T> w20 =
-        (m20 > T(0) ? std::sqrt(m20) : T(0)) * Complex<T>(std::cos(phi1), std::sin(phi1));
-    const T inv_n = n > T(0) ? T(1) / n : T(0);
+    T s1, c1;
+    r8_sincos(phi1, s1, c1);
+    const Complex<T> w20 = (m20 > T(0) ? std::sqrt(m20) : T(0)) * Complex<T>(c1, s1);
+    const T inv_n = n > T(0) ? r8_recip(n) : T(0);
     const Complex<T> c00 = conj(w00), c01 = conj(w01), c02 = conj(w02), c10 = conj(w10),
                      c20 = conj(w20);
     w.e[0][0] = w00;
@@ -176,22 +202,30 @@ template <> struct Recon<Reconstruct::r8> {
 
  private:
   GLUON_HD_INLINE static constexpr int offset(int k) { return k == 0 ? 0 : (k == 1 ? 1 : -1); }
-  // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b. Every
-  // index is a compile-time constant and k, b only pick values: a matrix indexed by a run-time
-  // k would live in local memory on the GPU (two 72-byte frames per link in single precision).
+  // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b. k and b
+  // only pick among values held in registers (selects and swaps with compile-time indices): a
+  // pick written as `k == 0 ? r[0] : (k == 1 ? r[2] : r[1])` over an array is turned by nvcc
+  // into a load from a run-time address, which puts the rows in local memory (a 48-byte stack
+  // frame in every single-precision dslash thread that reads r8 links).
+  template <class T> GLUON_HD_INLINE static void rotate_right(Complex<T>& a, Complex<T>& b, Complex<T>& c, bool on) {
+    const Complex<T> a0 = a, b0 = b, c0 = c;
+    a = on ? c0 : a0;
+    b = on ? a0 : b0;
+    c = on ? b0 : c0;
+  }
   template <class T> GLUON_HD_INLINE static Matrix3<T> unpivot(const Matrix3<T>& w, int k, bool b) {
     Matrix3<T> u;
     const T sign = b ? T(-1) : T(1);
-    auto row = [&](int i, const Complex<T>* r) {
-      u.e[i][0] = sign * (k == 0 ? r[0] : (k == 1 ? r[2] : r[1]));
-      u.e[i][1] = sign * (k == 0 ? r[1] : (k == 1 ? r[0] : r[2]));
-      u.e[i][2] = sign * (k == 0 ? r[2] : (k == 1 ? r[1] : r[0]));
-    };
-    const Complex<T> r1[3] = {b ? w.e[2][0] : w.e[1][0], b ? w.e[2][1] : w.e[1][1], b ? w.e[2][2] : w.e[1][2]};
-    const Complex<T> r2[3] = {b ? w.e[1][0] : w.e[2][0], b ? w.e[1][1] : w.e[2][1], b ? w.e[1][2] : w.e[2][2]};
-    row(0, w.e[0]);
-    row(1, r1);
-    row(2, r2);
+    for (int j = 0; j < 3; ++j) {
+      u.e[0][j] = sign * w.e[0][j];
+      u.e[1][j] = sign * (b ? w.e[2][j] : w.e[1][j]);
+      u.e[2][j] = sign * (b ? w.e[1][j] : w.e[2][j]);
+    }
+    // (x0, x1, x2) -> (x2, x0, x1) once for k = 1, twice for k = 2.
+    for (int i = 0; i < 3; ++i) {
+      rotate_right(u.e[i][0], u.e[i][1], u.e[i][2], k != 0);
+      rotate_right(u.e[i][0], u.e[i][1], u.e[i][2], k == 2);
+    }
     return u;
   }
 };
