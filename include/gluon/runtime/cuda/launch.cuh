@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <typeinfo>
@@ -34,6 +35,20 @@ void check(cudaError_t err, const char* what, const char* label);
 int multiprocessor_count(int device);
 // Makes ex.device current for the calling thread.
 void set_device(const Exec& ex);
+
+// Scratch of parallel_reduce on one stream: device memory for the block partials (at least
+// `bytes`), a ticket counter, and mapped pinned host memory for the total, kept for the process's
+// life and grown on demand. A cudaMallocAsync, a copy into pageable memory and a cudaFreeAsync
+// around every reduction cost tens of microseconds of latency, and a Krylov iteration synchronises
+// on two to four reductions. Valid until the next call for the same stream (reductions on one
+// stream run one after the other: each waits for its result before returning).
+struct ReduceScratch {
+  void* device = nullptr;          // block partials
+  unsigned int* ticket = nullptr;  // device: blocks done (zero between launches)
+  void* result = nullptr;          // mapped pinned host memory: the total, written by the last block
+  void* result_device = nullptr;   // the same memory, as the device sees it
+};
+ReduceScratch reduce_scratch(const Exec& ex, std::size_t bytes);
 
 inline constexpr int kBlock = kDefaultBlock;
 
@@ -75,25 +90,61 @@ constexpr auto for_kernel_of() {
   else return &for_kernel<F>;
 }
 
-// blockDim.x must be a power of two; dynamic shared memory of blockDim.x * sizeof(T) bytes.
-template <class T, class F>
-__global__ void reduce_kernel(std::int64_t n, F f, T* block_partials) {
-  // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
-  // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
-  static_assert(alignof(T) <= 16, "parallel_reduce: reduced type aligned beyond 16 bytes");
-  extern __shared__ __align__(16) unsigned char gluon_reduce_storage[];
-  T* shared = reinterpret_cast<T*>(gluon_reduce_storage);
-  T acc{};
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    acc += f(i);
-  new (&shared[threadIdx.x]) T(acc);
+// Tree sum of one value per thread into shared[0]; blockDim.x a power of two.
+template <class T>
+__device__ __forceinline__ void block_tree_sum(T* shared, const T& mine) {
+  new (&shared[threadIdx.x]) T(mine);
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
     __syncthreads();
   }
-  if (threadIdx.x == 0) block_partials[blockIdx.x] = shared[0];
+}
+
+// blockDim.x must be a power of two; dynamic shared memory of blockDim.x * sizeof(T) bytes.
+// Each block writes its partial; the last block to finish (a ticket counter) sums the partials
+// in block order, strided over its threads and then by the same tree, so the total depends on
+// the launch shape only, never on which block ran when, and writes it to `total` (mapped host
+// memory: no copy is queued after the kernel), then re-arms the ticket.
+template <class T, class F>
+__global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned int* ticket, T* total) {
+  // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
+  // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
+  static_assert(alignof(T) <= 16, "parallel_reduce: reduced type aligned beyond 16 bytes");
+  static_assert(sizeof(T) % 4 == 0 && sizeof(T) <= 256, "parallel_reduce: reduced type of whole 32-bit words");
+  extern __shared__ __align__(16) unsigned char gluon_reduce_storage[];
+  T* shared = reinterpret_cast<T*>(gluon_reduce_storage);
+  __shared__ bool last;
+  T acc{};
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    acc += f(i);
+  block_tree_sum(shared, acc);
+  if (threadIdx.x == 0) {
+    block_partials[blockIdx.x] = shared[0];
+    __threadfence();
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  T sum{};
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+    // Written by other blocks: loaded from L2 (ld.global.cg), past this SM's L1.
+    const unsigned int* src = reinterpret_cast<const unsigned int*>(&block_partials[b]);
+    unsigned int words[sizeof(T) / 4];
+    for (unsigned k = 0; k < sizeof(T) / 4; ++k) words[k] = __ldcg(src + k);
+    T v;
+    memcpy(&v, words, sizeof(T));
+    sum += v;
+  }
+  __syncthreads();
+  block_tree_sum(shared, sum);
+  if (threadIdx.x == 0) {
+    *total = shared[0];
+    __threadfence_system();
+    *ticket = 0;
+  }
 }
 
 inline int grid_for(const Exec& ex, std::int64_t n) {
@@ -111,6 +162,22 @@ TuneSpec spec_of(const char* label, const F& f) {
   if constexpr (requires(const F& g) { g.tune_outputs(); }) s.outputs = f.tune_outputs();
   if constexpr (requires(const F& g) { g.tune_aux(); }) s.aux = f.tune_aux();
   return s;
+}
+
+// The kernel's largest block (its register use limits it), asked of the driver once per kernel:
+// cudaFuncGetAttributes on every launch is host time the GPU waits for after each synchronising
+// reduction of a solver iteration. The same on every device of one build (one architecture).
+template <class K>
+int max_threads_per_block(K* kernel) {
+  static const int limit = [kernel] {
+    cudaFuncAttributes attr{};
+    if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+      cudaGetLastError();
+      return 1024;
+    }
+    return attr.maxThreadsPerBlock;
+  }();
+  return limit;
 }
 
 template <class F>
@@ -252,10 +319,7 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   auto stream = static_cast<cudaStream_t>(ex.stream);
   constexpr auto kernel = for_kernel_of<F>();
   int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
-  if (spec.tuning != Tuning::off) {
-    cudaFuncAttributes attr{};
-    if (cudaFuncGetAttributes(&attr, kernel) == cudaSuccess) max_block = attr.maxThreadsPerBlock;
-  }
+  if (spec.tuning != Tuning::off) max_block = detail::max_threads_per_block(kernel);
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, false, 0x7fffffff,
                                   [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
   if (c.block > max_block || c.block % 32 != 0) {
@@ -308,34 +372,30 @@ T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   int max_block = 1024;
   while (max_block > 64 && max_block * sizeof(T) > 48 * 1024) max_block /= 2;
   if (spec.tuning != Tuning::off) {
-    cudaFuncAttributes attr{};
-    if (cudaFuncGetAttributes(&attr, reduce_kernel<T, F>) == cudaSuccess && attr.maxThreadsPerBlock < max_block)
-      max_block = attr.maxThreadsPerBlock;
+    const int limit = detail::max_threads_per_block(reduce_kernel<T, F>);
+    if (limit < max_block) max_block = limit;
   }
   // Room for the largest grid a tuning candidate may use (64 blocks per multiprocessor of 64).
   const std::int64_t want64 = (n + 63) / 64, cap64 = static_cast<std::int64_t>(sms) * 64;
   const int grid_room = static_cast<int>(want64 < cap64 ? want64 : cap64);
-  T* partials = nullptr;
-  check(cudaMallocAsync(reinterpret_cast<void**>(&partials), sizeof(T) * grid_room, stream),
-        "cudaMallocAsync of reduction partials", spec.label);
+  const ReduceScratch scratch = reduce_scratch(ex, sizeof(T) * static_cast<std::size_t>(grid_room));
+  T* partials = static_cast<T*>(scratch.device);
+  T* total = static_cast<T*>(scratch.result_device);
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, true, grid_room,
                                   [&](const LaunchConfig& k) {
-                                    reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(n, f, partials);
+                                    reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(
+                                        n, f, partials, scratch.ticket, total);
                                   });
   if (c.grid > grid_room || (c.block & (c.block - 1)) != 0 || c.block > max_block)
     c = default_launch(n, sms);  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
-  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(n, f, partials);
+  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(n, f, partials, scratch.ticket, total);
   profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
-  std::vector<T> host(static_cast<std::size_t>(c.grid));
-  check(cudaMemcpyAsync(host.data(), partials, sizeof(T) * c.grid, cudaMemcpyDeviceToHost, stream),
-        "copy of reduction partials", spec.label);
-  check(cudaFreeAsync(partials, stream), "cudaFreeAsync", spec.label);
   check(cudaStreamSynchronize(stream), "kernel execution", spec.label);
-  T total{};
-  for (const T& p : host) total += p;
-  return total;
+  T result;
+  std::memcpy(&result, scratch.result, sizeof(T));
+  return result;
 }
 
 template <class T, class F>
