@@ -71,7 +71,7 @@ class DiracOperator {
 
   virtual void M(SpinorField& out, const SpinorField& in) const = 0;
   virtual void Mdag(SpinorField& out, const SpinorField& in) const = 0;
-  // out = M^dagger M in; the default uses one temporary of vector_params().
+  // out = M^dagger M in; the default uses one temporary of vector_params(), kept by the operator.
   virtual void MdagM(SpinorField& out, const SpinorField& in) const;
   // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
   virtual bool hermitian_positive() const { return false; }
@@ -95,6 +95,9 @@ class DiracOperator {
   DiracOperator(const DiracParams& p, const runtime::Exec& ex) : params_(p), exec_(ex) {}
   DiracParams params_;
   runtime::Exec exec_;
+
+ private:
+  mutable std::unique_ptr<SpinorField> normal_tmp_;  // MdagM's intermediate, allocated on first use
 };
 
 // Wilson, clover, naive staggered: links from `u` (any storage; converted).
