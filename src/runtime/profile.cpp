@@ -53,6 +53,18 @@ class Profile {
     cudaEventRecord(pending_->stop, static_cast<cudaStream_t>(stream));
     pending_ = nullptr;
   }
+  void reset() {
+    std::lock_guard<std::mutex> lock(m_);
+    flush_locked();
+    for (auto& [stream, e] : last_stop_)
+      if (e != first_) free_.push_back(e);
+    if (first_) free_.push_back(first_);
+    last_stop_.clear();
+    by_label_.clear();
+    first_ = nullptr;
+    span_ms_ = 0;
+    launches_ = 0;
+  }
   std::string report() {
     std::lock_guard<std::mutex> lock(m_);
     flush_locked();
@@ -144,12 +156,16 @@ void profile_end(const Exec& ex) {
   if (profiling() && ex.on_device()) profile().end(ex.stream);
 }
 std::string profile_report() { return profiling() ? profile().report() : std::string(); }
+void profile_reset() {
+  if (profiling()) profile().reset();
+}
 
 #else
 
 void profile_begin(const Exec&, const char*) {}
 void profile_end(const Exec&) {}
 std::string profile_report() { return {}; }
+void profile_reset() {}
 
 #endif
 

@@ -20,5 +20,8 @@ void profile_begin(const Exec& ex, const char* label);
 void profile_end(const Exec& ex);
 // The table (empty when off or nothing was launched); waits for the outstanding events.
 std::string profile_report();
+// Forgets what was recorded so far (waits for it first): a benchmark calls it after its warm-up
+// so that the table covers the measured part alone (tuning runs count as idle gaps otherwise).
+void profile_reset();
 
 }  // namespace gluon::runtime
