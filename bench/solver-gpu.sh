@@ -12,14 +12,17 @@
 #            and single r8, and naive staggered single, at $LATTICE (default 32,32,32,32)
 #   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
 #            double-single and double-half, tol 1e-10, at $LATTICE
-#   profile  the clover double-single solve again with GLUON_PROFILE=1 (per-kernel GPU time and
-#            the idle gaps between launches; runtime/profile.h)
+#   profile  the clover double-single and staggered double-single solves again with
+#            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
+#            runtime/profile.h)
+#   sass     registers, stack frame and spills of every dslash kernel (cuobjdump -res-usage of
+#            the dslash objects) into $OUT/res-usage.txt
 # Everything lands in $OUT (JSON per run, logs, tunecache.json); $OUT/summary.txt is the table.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 OUT=${OUT:?set OUT to a directory for the results}
-PARTS=${PARTS:-build tests dslash solver profile}
+PARTS=${PARTS:-build sass tests dslash solver profile}
 LATTICE=${LATTICE:-32,32,32,32}
 BUILD_DIR=${BUILD_DIR:-build-cuda}
 GLUON=${GLUON:-$BUILD_DIR/bin/gluon}
@@ -36,6 +39,13 @@ if has build; then
   { cmake --preset cuda >"$OUT/configure.log" 2>&1 && cmake --build "$BUILD_DIR" -j "${JOBS:-16}" >"$OUT/build.log" 2>&1; } ||
     { tail -40 "$OUT/build.log" "$OUT/configure.log"; exit 1; }
   echo "build done after $((SECONDS - S)) s"
+fi
+if has sass; then
+  for o in "$BUILD_DIR"/src/CMakeFiles/gluon_qcd.dir/qcd/dirac/*dslash*_kernels.cpp.o; do
+    echo "== $o"
+    cuobjdump -res-usage "$o" 2>&1 | awk '/Function/ {f=$2} /REG:/ {print $0 "  " f}' | c++filt | grep -E "Dslash|Staggered" |
+      sed -E 's/gluon::(runtime::|qcd::|qcd::detail::)//g' | cut -c1-400
+  done >"$OUT/res-usage.txt" 2>&1
 fi
 if has tests; then
   ctest --test-dir "$BUILD_DIR" -L gpu -j 4 --output-on-failure --no-tests=error >"$OUT/ctest-gpu.log" 2>&1 || rc=1
