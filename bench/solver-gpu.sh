@@ -46,6 +46,9 @@ if has sass; then
     cuobjdump -res-usage "$o" 2>&1 | awk '/Function/ {f=$2} /REG:/ {print $0 "  " f}' | c++filt | grep -E "Dslash|Staggered" |
       sed -E 's/gluon::(runtime::|qcd::|qcd::detail::)//g' | cut -c1-400
   done >"$OUT/res-usage.txt" 2>&1
+  for o in "$BUILD_DIR"/src/CMakeFiles/gluon_qcd.dir/qcd/dirac/wilson_dslash_{single,half}_kernels.cpp.o; do
+    cuobjdump -sass "$o" 2>/dev/null | gzip >"$OUT/sass-$(basename "$o" .cpp.o).txt.gz"
+  done
 fi
 if has tests; then
   ctest --test-dir "$BUILD_DIR" -L gpu -j 4 --output-on-failure --no-tests=error >"$OUT/ctest-gpu.log" 2>&1 || rc=1

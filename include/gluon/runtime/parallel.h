@@ -20,7 +20,8 @@
 //
 // Reductions are deterministic: the CPU sums fixed chunks of kReduceChunk indices and then the
 // chunk partials in order, so the result does not depend on the number of OpenMP threads; the GPU
-// sums per-block partials on the host in block order, so it does not depend on scheduling.
+// sums per-block partials in block order (the last block to finish adds them up), so it does
+// not depend on scheduling either.
 // Labels name the kernel in errors and in the tune cache.
 #include <cstdint>
 #include <vector>
