@@ -117,46 +117,6 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
   for (int r = 0; r < N; ++r) data[L.offset(s, obj, r)] = in[r];
 }
 
-// Reals [First, First + N) of object 0 at site s (a part of a one-object field, e.g. one chiral
-// half of a Dirac spinor), with the same vector loads / stores as load_reals where the part
-// starts and ends on block boundaries.
-template <class Store, int First, int N>
-GLUON_HD_INLINE void load_span(const Store* data, const FieldLayout& L, std::int64_t s, Store* out) {
-  if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store));
-    if constexpr (First % k16 == 0 && N % k16 == 0) {
-      if (L.block == k16) return load_blocks<Store, N, k16>(data + static_cast<std::int64_t>(First / k16) * L.stride * k16, L, s, 0, out);
-    }
-    if constexpr (k8 >= 1 && First % k8 == 0 && N % k8 == 0) {
-      if (L.block == k8) return load_blocks<Store, N, k8>(data + static_cast<std::int64_t>(First / k8) * L.stride * k8, L, s, 0, out);
-    }
-  } else {
-    const Store* p = data + s * L.nreals + First;
-    GLUON_UNROLL
-    for (int r = 0; r < N; ++r) out[r] = p[r];
-    return;
-  }
-  for (int r = 0; r < N; ++r) out[r] = data[L.offset(s, 0, First + r)];
-}
-template <class Store, int First, int N>
-GLUON_HD_INLINE void store_span(Store* data, const FieldLayout& L, std::int64_t s, const Store* in) {
-  if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store));
-    if constexpr (First % k16 == 0 && N % k16 == 0) {
-      if (L.block == k16) return store_blocks<Store, N, k16>(data + static_cast<std::int64_t>(First / k16) * L.stride * k16, L, s, 0, in);
-    }
-    if constexpr (k8 >= 1 && First % k8 == 0 && N % k8 == 0) {
-      if (L.block == k8) return store_blocks<Store, N, k8>(data + static_cast<std::int64_t>(First / k8) * L.stride * k8, L, s, 0, in);
-    }
-  } else {
-    Store* p = data + s * L.nreals + First;
-    GLUON_UNROLL
-    for (int r = 0; r < N; ++r) p[r] = in[r];
-    return;
-  }
-  for (int r = 0; r < N; ++r) data[L.offset(s, 0, First + r)] = in[r];
-}
-
 // Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly.
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);

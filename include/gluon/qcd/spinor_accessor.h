@@ -78,30 +78,6 @@ struct SpinorAccessor {
     }
   }
 
-  // Spins 2h, 2h + 1 of site s (reals [12h, 12h + 12)): one chiral half in the DeGrand-Rossi
-  // basis, so that a kernel applying the clover term block by block can finish and store one half
-  // before it holds the other. Not for half storage, whose per-site norm spans all 24 reals.
-  template <int h>
-  GLUON_HD_INLINE void load_chiral(std::int64_t s, ColorVector<real>& a, ColorVector<real>& b) const {
-    static_assert(nspin == 4 && !is_half_store<Store>, "chiral halves: Dirac spinors in double or single");
-    Store raw[12];
-    load_span<Store, 12 * h, 12>(data, layout, s, raw);
-    for (int c = 0; c < 3; ++c) {
-      a.c[c] = Complex<real>(raw[2 * c], raw[2 * c + 1]);
-      b.c[c] = Complex<real>(raw[6 + 2 * c], raw[6 + 2 * c + 1]);
-    }
-  }
-  template <int h, class T>
-  GLUON_HD_INLINE void store_chiral(std::int64_t s, const ColorVector<T>& a, const ColorVector<T>& b) const {
-    static_assert(nspin == 4 && !is_half_store<Store>, "chiral halves: Dirac spinors in double or single");
-    Store raw[12];
-    for (int c = 0; c < 3; ++c) {
-      raw[2 * c] = static_cast<Store>(a.c[c].re), raw[2 * c + 1] = static_cast<Store>(a.c[c].im);
-      raw[6 + 2 * c] = static_cast<Store>(b.c[c].re), raw[6 + 2 * c + 1] = static_cast<Store>(b.c[c].im);
-    }
-    store_span<Store, 12 * h, 12>(data, layout, s, raw);
-  }
-
   // Stores v (of any real type; converted to the storage precision).
   template <class T> GLUON_HD_INLINE void store(std::int64_t s, const Spinor<T>& v) const {
     static_assert(nspin == 4, "a Dirac spinor needs a nspin = 4 accessor");

@@ -107,37 +107,6 @@ struct WilsonDslashKernel {
     return r;
   }
 
-  // The clover epilogue for chiral half h (spins 2h, 2h + 1; clover block h) of output site o:
-  // C x + a D in (kFuseCloverOnX) or a C D in (+ x) (kFuseClover), stored before the other half
-  // is computed, so that one block's 36 reals and half a spinor of operands are live at a time
-  // (the whole-spinor epilogue held acc, x, r and a block together: 244 registers in double).
-  // Double and single only: a half-precision store needs the whole spinor for its norm.
-  template <int h>
-  GLUON_HD_INLINE void clover_epilogue_chiral(std::int64_t s, std::int64_t o, const Spinor<real>& acc) const {
-    Complex<real> v[6], w[6];
-    const CloverBlock<real> A = clov.load(s, h);
-    if (fuse == kFuseCloverOnX) {
-      ColorVector<real> x0, x1;
-      x.template load_chiral<h>(o - x_shift, x0, x1);
-      for (int c = 0; c < 3; ++c) v[c] = x0.c[c], v[3 + c] = x1.c[c];
-      A.apply(v, w);
-      for (int c = 0; c < 3; ++c) w[c] += a * acc.s[2 * h].c[c], w[3 + c] += a * acc.s[2 * h + 1].c[c];
-    } else {
-      for (int c = 0; c < 3; ++c) v[c] = acc.s[2 * h].c[c], v[3 + c] = acc.s[2 * h + 1].c[c];
-      A.apply(v, w);
-      if (has_x) {
-        ColorVector<real> x0, x1;
-        x.template load_chiral<h>(o - x_shift, x0, x1);
-        for (int c = 0; c < 3; ++c) w[c] = x0.c[c] + a * w[c], w[3 + c] = x1.c[c] + a * w[3 + c];
-      } else {
-        for (int c = 0; c < 6; ++c) w[c] = a * w[c];
-      }
-    }
-    ColorVector<real> r0, r1;
-    for (int c = 0; c < 3; ++c) r0.c[c] = w[c], r1.c[c] = w[3 + c];
-    out.template store_chiral<h>(o - out_shift, r0, r1);
-  }
-
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
   // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
   template <int mu>
@@ -227,12 +196,6 @@ struct WilsonDslashKernel {
     hop<2>(acc, s, c, lex);
     hop<3>(acc, s, c, lex);
 
-    if constexpr (Clover && !is_half_store<Store>) {
-      const std::int64_t o = i + parity * idx.half;
-      clover_epilogue_chiral<0>(s, o, acc);
-      clover_epilogue_chiral<1>(s, o, acc);
-      return;
-    }
     Spinor<real> r;
     if constexpr (Clover) {
       if (fuse == kFuseCloverOnX) {  // C x + a D in
