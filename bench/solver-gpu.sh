@@ -16,7 +16,8 @@
 #            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
 #            runtime/profile.h)
 #   sass     registers, stack frame and spills of every dslash kernel (cuobjdump -res-usage of
-#            the dslash objects) into $OUT/res-usage.txt
+#            the dslash objects) into $OUT/res-usage.txt, and the opcode counts of the plain
+#            Wilson r12 kernels (scripts/sass-histogram.py) into $OUT/sass-histogram.txt
 # Everything lands in $OUT (JSON per run, logs, tunecache.json); $OUT/summary.txt is the table.
 set -uo pipefail
 
@@ -46,9 +47,10 @@ if has sass; then
     cuobjdump -res-usage "$o" 2>&1 | awk '/Function/ {f=$2} /REG:/ {print $0 "  " f}' | c++filt | grep -E "Dslash|Staggered" |
       sed -E 's/gluon::(runtime::|qcd::|qcd::detail::)//g' | cut -c1-400
   done >"$OUT/res-usage.txt" 2>&1
-  for o in "$BUILD_DIR"/src/CMakeFiles/gluon_qcd.dir/qcd/dirac/wilson_dslash_{single,half}_kernels.cpp.o; do
-    cuobjdump -sass "$o" 2>/dev/null | gzip >"$OUT/sass-$(basename "$o" .cpp.o).txt.gz"
-  done
+  for p in single half double; do  # plain r12 body kernels: opcode counts (scripts/sass-histogram.py)
+    cuobjdump -sass "$BUILD_DIR/src/CMakeFiles/gluon_qcd.dir/qcd/dirac/wilson_dslash_${p}_kernels.cpp.o" 2>/dev/null |
+      python3 scripts/sass-histogram.py "WilsonBody<" "12>, false>"
+  done >"$OUT/sass-histogram.txt" 2>&1
 fi
 if has tests; then
   ctest --test-dir "$BUILD_DIR" -L gpu -j 4 --output-on-failure --no-tests=error >"$OUT/ctest-gpu.log" 2>&1 || rc=1

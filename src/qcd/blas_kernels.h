@@ -154,6 +154,7 @@ struct CaxpyK {
 template <class Acc>
 struct Norm2K {
   static constexpr int nred = 1;
+  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x;
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto v = x.load(s);
@@ -170,6 +171,7 @@ struct Norm2K {
 template <class Acc>
 struct CdotK {
   static constexpr int nred = 3;
+  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x, y;
   GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
     const auto vx = x.load(s);
@@ -189,6 +191,7 @@ struct CdotK {
 template <class Acc>
 struct ReDotK {
   static constexpr int nred = 1;
+  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x, y;
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto vx = x.load(s);

@@ -7,7 +7,12 @@
 //                                 load(s) / store(s, v) at site s of the field (the index within
 //                                 the parity for even/odd fields). Half precision keeps one float
 //                                 norm per site, norm = max |real component|, and stores each
-//                                 component as to_half(x, 1/norm); a zero site stores norm 0.
+//                                 component as round_to_half(x * (32767 / norm)) (no clamp: |x|
+//                                 <= norm); a zero site stores norm 0.
+//                                 load_unscaled(s, scale): the stored values without the per-site
+//                                 factor, which comes back in `scale` (norm / 32767 for half, 1
+//                                 otherwise): a linear kernel applies it once to a smaller
+//                                 intermediate (the Wilson hop: to the projected half spinor).
 //                                 Real r of a site is (spin * 3 + colour) * 2 + (0 re, 1 im), the
 //                                 order of the canonical Spinor<double> in memory.
 //   spinor_real(v, r)             real r of a Spinor or ColorVector (reference), GLUON_HD
@@ -65,16 +70,15 @@ struct SpinorAccessor {
   GLUON_HD_INLINE value_type load(std::int64_t s) const {
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[s];
-    Store raw[nreals];
-    load_reals<Store, nreals>(data, layout, s, 0, raw);
-    auto z = [&](int k) {  // complex number k = spin * 3 + colour
-      return Complex<real>(RealCodec<Store>::decode(raw[2 * k], scale), RealCodec<Store>::decode(raw[2 * k + 1], scale));
-    };
-    if constexpr (nspin == 4) {
-      return value_type{{ColorVector<real>{{z(0), z(1), z(2)}}, ColorVector<real>{{z(3), z(4), z(5)}},
-                         ColorVector<real>{{z(6), z(7), z(8)}}, ColorVector<real>{{z(9), z(10), z(11)}}}};
+    return build(s, [scale](Store x) { return RealCodec<Store>::decode(x, scale); });
+  }
+  GLUON_HD_INLINE value_type load_unscaled(std::int64_t s, real& scale) const {
+    if constexpr (is_half_store<Store>) {
+      scale = norm[s] * (1.0f / kHalfMax);
+      return build(s, [](Store x) { return static_cast<float>(x); });
     } else {
-      return value_type{{z(0), z(1), z(2)}};
+      scale = real(1);
+      return load(s);
     }
   }
 
@@ -89,6 +93,21 @@ struct SpinorAccessor {
   }
 
  private:
+  template <class Decode>
+  GLUON_HD_INLINE value_type build(std::int64_t s, Decode decode) const {
+    Store raw[nreals];
+    load_reals<Store, nreals>(data, layout, s, 0, raw);
+    auto z = [&](int k) {  // complex number k = spin * 3 + colour
+      return Complex<real>(decode(raw[2 * k]), decode(raw[2 * k + 1]));
+    };
+    if constexpr (nspin == 4) {
+      return value_type{{ColorVector<real>{{z(0), z(1), z(2)}}, ColorVector<real>{{z(3), z(4), z(5)}},
+                         ColorVector<real>{{z(6), z(7), z(8)}}, ColorVector<real>{{z(9), z(10), z(11)}}}};
+    } else {
+      return value_type{{z(0), z(1), z(2)}};
+    }
+  }
+
   template <class V> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
@@ -97,11 +116,14 @@ struct SpinorAccessor {
         const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
         mx = a > mx ? a : mx;
       }
+      // |x| <= mx, so x * (32767 / mx) rounds into [-32767, 32767]: no clamp needed. A site
+      // below 1e-30 (where 32767 / mx would overflow) is stored as zero.
+      if (!(mx >= 1e-30f)) mx = 0.0f;
       norm[s] = mx;
-      const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
+      const float k = mx > 0.0f ? kHalfMax / mx : 0.0f;
       Store raw[nreals];
       GLUON_UNROLL
-      for (int r = 0; r < nreals; ++r) raw[r] = to_half(static_cast<float>(spinor_real(v, r)), inv);
+      for (int r = 0; r < nreals; ++r) raw[r] = round_to_half(static_cast<float>(spinor_real(v, r)) * k);
       store_reals<Store, nreals>(data, layout, s, 0, raw);
     } else {
       Store raw[nreals];

@@ -119,13 +119,14 @@ struct WilsonDslashKernel {
       } else {
         const std::int64_t nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
         const std::int64_t nb = other + (nl >> 1);
-        const Spinor<real> p = in.load(nb - in_shift);
+        real sc;  // half: the site's norm / 32767, applied to the 12 projected reals, not the 24
+        const Spinor<real> p = in.load_unscaled(nb - in_shift, sc);
         ColorVector<real> h0, h1;
         spin_project<mu>(p, h0, h1, fwd);
         // Branch-free: with `if (wrap) scale` nvcc duplicated the rest of the hop into both
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
-        const real ph = wrap ? phase_f[mu] : real(1);
+        const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
         scale_cv(h0, ph);
         scale_cv(h1, ph);
         const typename G::matrix U = u.load(s, mu);
@@ -139,10 +140,11 @@ struct WilsonDslashKernel {
       } else {
         const std::int64_t nl = wrap ? lex + (idx.dims[mu] - 1) * stride[mu] : lex - stride[mu];
         const std::int64_t nb = other + (nl >> 1);
-        const Spinor<real> p = in.load(nb - in_shift);
+        real sc;
+        const Spinor<real> p = in.load_unscaled(nb - in_shift, sc);
         ColorVector<real> h0, h1;
         spin_project<mu>(p, h0, h1, -fwd);
-        const real ph = wrap ? phase_b[mu] : real(1);
+        const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
         scale_cv(h0, ph);
         scale_cv(h1, ph);
         const typename G::matrix U = u.load(nb, mu);

@@ -129,6 +129,7 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned i
   if (!last) return;
   __threadfence();
   T sum{};
+#pragma unroll 4  // independent loads in flight: the partials come from L2
   for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
     // Written by other blocks: loaded from L2 (ld.global.cg), past this SM's L1.
     const unsigned int* src = reinterpret_cast<const unsigned int*>(&block_partials[b]);
