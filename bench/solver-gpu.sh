@@ -9,9 +9,11 @@
 #   build    configure and build the cuda preset (JOBS, default 16)
 #   tests    ctest -L gpu
 #   dslash   gluon bench copy, then gluon bench dslash for Wilson/clover double/single/half r12
-#            and single r8, and naive staggered single, at $LATTICE (default 32,32,32,32)
+#            and single r8, naive and improved staggered double/single/half (long links r12), at
+#            $LATTICE (default 32,32,32,32)
 #   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
-#            double-single and double-half, tol 1e-10, at $LATTICE
+#            double-single and double-half, tol 1e-10, at each of $SOLVER_LATTICES (default
+#            $LATTICE)
 #   profile  the clover double-single and staggered double-single solves again with
 #            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
 #            runtime/profile.h)
@@ -87,17 +89,24 @@ clover double 12
 clover single 12
 clover half 12
 clover single 8
+staggered double 12
 staggered single 12
+staggered half 12
+improved-staggered double 12
+improved-staggered single 12
+improved-staggered half 12
 TABLE
   echo "dslash done after $((SECONDS - S)) s"
 fi
 
 if has solver; then
   while read -r op args; do
-    for sloppy in none single half; do
-      f="$OUT/solver-$op-$sloppy.json"
-      "$GLUON" bench solver --backend cuda --operator "$op" $args --precision double --sloppy-precision "$sloppy" \
-        --recon 12 --tol 1e-10 --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
+    for lat in ${SOLVER_LATTICES:-$LATTICE}; do
+      for sloppy in none single half; do
+        f="$OUT/solver-$op-$sloppy-${lat//,/x}.json"
+        "$GLUON" bench solver --backend cuda --operator "$op" $args --precision double --sloppy-precision "$sloppy" \
+          --recon 12 --tol 1e-10 --lattice "$lat" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
+      done
     done
   done <<'SOLVES'
 wilson --kappa 0.12
