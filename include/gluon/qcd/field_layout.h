@@ -83,12 +83,18 @@ GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_
 template <class Store, int N>
 GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
   if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store));
+    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store)),
+                  k4 = 4 / static_cast<int>(sizeof(Store));
     if constexpr (N % k16 == 0) {
       if (L.block == k16) return load_blocks<Store, N, k16>(data, L, s, obj, out);
     }
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return load_blocks<Store, N, k8>(data, L, s, obj, out);
+    }
+    // 4-byte blocks: half precision objects of 6 or 18 reals (staggered colour vectors, r18
+    // links), which otherwise took the per-real path below (an integer division per real).
+    if constexpr (k4 >= 1 && N % k4 == 0) {
+      if (L.block == k4) return load_blocks<Store, N, k4>(data, L, s, obj, out);
     }
   } else if (L.nreals == N) {  // site-major: the object's N reals are contiguous
     const Store* p = data + (s * L.nobj + obj) * N;
@@ -101,12 +107,16 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
 template <class Store, int N>
 GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t s, int obj, const Store* in) {
   if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store));
+    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store)),
+                  k4 = 4 / static_cast<int>(sizeof(Store));
     if constexpr (N % k16 == 0) {
       if (L.block == k16) return store_blocks<Store, N, k16>(data, L, s, obj, in);
     }
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return store_blocks<Store, N, k8>(data, L, s, obj, in);
+    }
+    if constexpr (k4 >= 1 && N % k4 == 0) {
+      if (L.block == k4) return store_blocks<Store, N, k4>(data, L, s, obj, in);
     }
   } else if (L.nreals == N) {
     Store* p = data + (s * L.nobj + obj) * N;
