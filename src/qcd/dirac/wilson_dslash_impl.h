@@ -238,10 +238,17 @@ struct OccupancyFloor : K {
 };
 // Blocks of 128 per SM: 7 (72 registers; 64 spilled 360 bytes a thread in single r12) for
 // single and half, 6 (80) with the clover epilogue; double holds twice the reals: 4 (128).
+// The milder floor, one block fewer (85 / 102 / 170 registers), spills less where the strong one
+// spills hundreds of bytes (clover double: 448 bytes at 128 registers, 244 uncapped); the tuner
+// times all three (choose_variant) and keeps the fastest.
 template <class Store, bool Clover>
 constexpr int occupancy_floor_blocks() {
   if constexpr (std::is_same_v<Store, double>) return 4;
   else return Clover ? 6 : 7;
+}
+template <class Store, bool Clover>
+constexpr int mild_occupancy_floor_blocks() {
+  return occupancy_floor_blocks<Store, Clover>() - 1;
 }
 
 // Pack: thread i < hf takes bottom-face site i (x_mu = 0) of the input parity and writes its
@@ -392,11 +399,13 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   auto run = [&](const auto& kern) {
     using KT = std::decay_t<decltype(kern)>;
     const OccupancyFloor<KT, occupancy_floor_blocks<Store, KT::clover>()> floored{kern};
+    const OccupancyFloor<KT, mild_occupancy_floor_blocks<Store, KT::clover>()> mild{kern};
     auto go = [&](int v) {
       if (v == 1) runtime::parallel_for(call.ex, spec, k.idx.half, floored);
+      else if (v == 2) runtime::parallel_for(call.ex, spec, k.idx.half, mild);
       else runtime::parallel_for(call.ex, spec, k.idx.half, kern);
     };
-    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 2, go));
+    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 3, go));
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
