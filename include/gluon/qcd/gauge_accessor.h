@@ -2,7 +2,9 @@
 // Typed, GLUON_HD read/write access to a GaugeField's storage, for kernels.
 //
 //   GaugeAccessor<Store, R>   Store = double | float | int16_t (half); R = r18 | r12 | r8.
-//                             load(s, mu) -> Matrix3<real>, store(s, mu, m); real is double for
+//                             load(s, mu) -> Matrix3<real>, store(s, mu, m); load_link(s, mu)
+//                             -> what U * h / adj_mul(U, h) take (Matrix3, or PivotedLink for
+//                             r8); real is double for
 //                             double storage and float otherwise. r12/r8 links are rebuilt
 //                             (reconstruct.h); storing into them assumes m is in SU(3).
 //                             load_real/store_real give the raw stored reals (decoded with the
@@ -69,12 +71,24 @@ struct GaugeAccessor {
   }
 
   GLUON_HD_INLINE matrix load(std::int64_t s, int mu) const {
+    real v[nreals];
+    decode(s, mu, v);
+    return Recon<R>::template unpack<real>(v);
+  }
+  // The link in the form a stencil multiplies colour vectors by (U * h, adj_mul(U, h)): the
+  // matrix, or for r8 the pivoted matrix with its pivots (PivotedLink), which is cheaper to
+  // apply than to undo.
+  GLUON_HD_INLINE auto load_link(std::int64_t s, int mu) const {
+    real v[nreals];
+    decode(s, mu, v);
+    if constexpr (R == Reconstruct::r8) return Recon<R>::template unpack_pivoted<real>(v);
+    else return Recon<R>::template unpack<real>(v);
+  }
+  GLUON_HD_INLINE void decode(std::int64_t s, int mu, real* v) const {
     Store raw[nreals];
     load_reals<Store, nreals>(data, layout, s, mu, raw);
-    real v[nreals];
     GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(raw[r], half_scale<R>(r));
-    return Recon<R>::template unpack<real>(v);
   }
   GLUON_HD_INLINE void store(std::int64_t s, int mu, const matrix& m) const {
     real v[nreals];

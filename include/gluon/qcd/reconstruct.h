@@ -74,8 +74,8 @@ template <> struct Recon<Reconstruct::r12> {
 // uses kR8HalfThreshold = 1/32767, where both paths err by ~sqrt(1/32767) ~ 5e-3 at worst (only
 // links with row 0 within ~1e-2 of a pure phase; Haar-random links are within ~1e-4).
 // Half storage scales slots 0 and 1 by kR8HalfSlot0Scale / kR8HalfSlot1Scale (half_scale()).
-// In single precision on the GPU the rebuild uses the hardware's sin/cos and reciprocal
-// (r8_sincos, r8_recip): libdevice's sinf/cosf carry a slow range-reduction path for large
+// In single precision on the GPU the rebuild uses the hardware's sin/cos, reciprocal square root
+// and reciprocal (r8_sincos, r8_sqrt, r8_recip): libdevice's sinf/cosf carry a slow range-reduction path for large
 // arguments (a stack frame and branches in every dslash thread) that angles in [-pi, pi] never
 // take; __sincosf errs by at most 2^-21.4 there, below the tolerance of a float link.
 inline constexpr float kR8AngleStep = 8.0f;
@@ -93,6 +93,14 @@ template <class T> GLUON_HD_INLINE void r8_sincos(T phi, T& s, T& c) {
   s = std::sin(phi);
   c = std::cos(phi);
 }
+// sqrt(m) for m > 0 (the callers select 0 otherwise). Single precision on the GPU: m * rsqrt(m)
+// (two instructions, within 2 ulp) instead of the IEEE-rounded square root's refinement.
+template <class T> GLUON_HD_INLINE T r8_sqrt(T m) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<T, float>) return m * rsqrtf(m);
+#endif
+  return std::sqrt(m);
+}
 template <class T> GLUON_HD_INLINE T r8_recip(T n) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<T, float>) return __frcp_rn(n);
@@ -102,6 +110,54 @@ template <class T> GLUON_HD_INLINE T r8_recip(T n) {
 
 template <class T> GLUON_HD_INLINE constexpr T r8_threshold() { return T(1e-32); }
 template <> GLUON_HD_INLINE constexpr float r8_threshold<float>() { return 1e-15f; }
+
+// An r8 link as a stencil applies it to colour vectors: U = sign S W C, kept factored. W is the
+// rebuilt pivoted matrix, C the cyclic column shift by k, S the swap of rows 1 and 2 and sign
+// -1 when b (see Recon<r8>). U h permutes h and the product's rows (a few selects on 2 x 3
+// complex numbers) instead of permuting the 9 entries of U before every product.
+template <class T>
+struct PivotedLink {
+  Matrix3<T> w;
+  int k;
+  bool b;
+};
+namespace detail {
+// (x0, x1, x2) -> (x1, x2, x0) when on (left) / (x2, x0, x1) (right); selects only (no
+// run-time-indexed array: see Recon<r8>::unpivot).
+template <class T> GLUON_HD_INLINE void rotate3(ColorVector<T>& v, bool on, bool left) {
+  const Complex<T> a = v.c[0], b = v.c[1], c = v.c[2];
+  v.c[0] = on ? (left ? b : c) : a;
+  v.c[1] = on ? (left ? c : a) : b;
+  v.c[2] = on ? (left ? a : b) : c;
+}
+}  // namespace detail
+// U h = sign S W g with g_m = h_(m+k)%3.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const PivotedLink<T>& u, const ColorVector<T>& h) {
+  ColorVector<T> g = h;
+  detail::rotate3(g, u.k != 0, true);
+  detail::rotate3(g, u.k == 2, true);
+  const ColorVector<T> r = u.w * g;
+  const T sign = u.b ? T(-1) : T(1);
+  ColorVector<T> out;
+  out.c[0] = sign * r.c[0];
+  out.c[1] = sign * (u.b ? r.c[2] : r.c[1]);
+  out.c[2] = sign * (u.b ? r.c[1] : r.c[2]);
+  return out;
+}
+// U^+ h = C^T W^+ (sign S h): the product's components shifted back by k.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> adj_mul(const PivotedLink<T>& u, const ColorVector<T>& h) {
+  const T sign = u.b ? T(-1) : T(1);
+  ColorVector<T> g;
+  g.c[0] = sign * h.c[0];
+  g.c[1] = sign * (u.b ? h.c[2] : h.c[1]);
+  g.c[2] = sign * (u.b ? h.c[1] : h.c[2]);
+  ColorVector<T> q = adj_mul(u.w, g);
+  detail::rotate3(q, u.k != 0, false);
+  detail::rotate3(q, u.k == 2, false);
+  return q;
+}
 
 template <> struct Recon<Reconstruct::r8> {
   // Scale of slot r in half storage (value = int16 / 32767 * scale).
@@ -156,6 +212,12 @@ template <> struct Recon<Reconstruct::r8> {
   }
 
   template <class T> GLUON_HD_INLINE static Matrix3<T> unpack(const T* v) {
+    const PivotedLink<T> p = unpack_pivoted(v);
+    return unpivot(p.w, p.k, p.b);
+  }
+
+  // The rebuilt W with its pivots, not yet undone (PivotedLink: what a stencil multiplies by).
+  template <class T> GLUON_HD_INLINE static PivotedLink<T> unpack_pivoted(const T* v) {
     // Column shift k from slot 0 (angles lie in [-pi, pi], steps of 8 separate the cases).
     const T a0 = v[0];
     const int k = a0 > T(4) ? 1 : (a0 < T(-4) ? 2 : 0);
@@ -174,17 +236,17 @@ template <> struct Recon<Reconstruct::r8> {
       w.e[1][2] = c;
       w.e[2][1] = -(d * conj(c));
       w.e[2][2] = d * conj(a);
-      return unpivot(w, k, false);
+      return {w, k, false};
     }
     const bool b = v[1] > T(0);
     const T phi1 = v[1] - (b ? kR8AngleStep - T(4) : T(-4));
     const Complex<T> w01(v[2], v[3]), w02(v[4], v[5]), w10(v[6], v[7]);
     const T n = norm2(w01) + norm2(w02);
     const T m00 = T(1) - n, m20 = n - norm2(w10);
-    const Complex<T> w00 = (m00 > T(0) ? std::sqrt(m00) : T(0)) * w00dir;
+    const Complex<T> w00 = (m00 > T(0) ? r8_sqrt(m00) : T(0)) * w00dir;
     T s1, c1;
     r8_sincos(phi1, s1, c1);
-    const Complex<T> w20 = (m20 > T(0) ? std::sqrt(m20) : T(0)) * Complex<T>(c1, s1);
+    const Complex<T> w20 = (m20 > T(0) ? r8_sqrt(m20) : T(0)) * Complex<T>(c1, s1);
     const T inv_n = n > T(0) ? r8_recip(n) : T(0);
     const Complex<T> c00 = conj(w00), c01 = conj(w01), c02 = conj(w02), c10 = conj(w10),
                      c20 = conj(w20);
@@ -197,7 +259,7 @@ template <> struct Recon<Reconstruct::r8> {
     w.e[1][2] = (c20 * c01 - c00 * w10 * w02) * inv_n;
     w.e[2][1] = (c10 * c02 - c00 * w20 * w01) * inv_n;
     w.e[2][2] = -(c10 * c01 + c00 * w20 * w02) * inv_n;
-    return unpivot(w, k, b);
+    return {w, k, b};
   }
 
  private:

@@ -129,7 +129,7 @@ struct WilsonDslashKernel {
         const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
         scale_cv(h0, ph);
         scale_cv(h1, ph);
-        const typename G::matrix U = u.load(s, mu);
+        const auto U = u.load_link(s, mu);
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
       }
     }
@@ -147,7 +147,7 @@ struct WilsonDslashKernel {
         const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
         scale_cv(h0, ph);
         scale_cv(h1, ph);
-        const typename G::matrix U = u.load(nb, mu);
+        const auto U = u.load_link(nb, mu);
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd);
       }
     }
@@ -169,7 +169,7 @@ struct WilsonDslashKernel {
     load_half(gf[mu], face.index(c, mu, 0), h0, h1);
     scale_cv(h0, phase_f[mu]);
     scale_cv(h1, phase_f[mu]);
-    const typename G::matrix U = u.load(s, mu);
+    const auto U = u.load_link(s, mu);
     spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
   }
   // From the -mu neighbour: U_mu(x - mu)^+ (1 +- g_mu) psi(x - mu), transported there.
@@ -287,7 +287,7 @@ struct WilsonPackKernel {
       store_half(send_bwd, f, h0, h1);
     } else {
       spin_project<mu>(p, h0, h1, -k.fwd);
-      const typename K::G::matrix U = k.u.load(y, mu);
+      const auto U = k.u.load_link(y, mu);
       store_half(send_fwd, f, adj_mul(U, h0), adj_mul(U, h1));
     }
   }
