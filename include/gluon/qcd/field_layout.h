@@ -11,6 +11,14 @@
 //                           contiguous, so consecutive threads (sites) load consecutive 16-byte
 //                           words: offset = ((obj * nblocks + b) * stride + s) * block + r % block.
 //                           stride = sites + pad; the pad is where ghost zones will be appended.
+//   FieldOrder::tiled       CPU layout for code vectorised across sites (Grid's approach; the CPU
+//                           Wilson dslash, dirac/wilson_simd.h): sites in tiles of W = `block` =
+//                           kTiledSites = 8 consecutive sites, and inside a tile real r of object
+//                           obj of the W sites contiguous (one 512-bit vector of doubles, one
+//                           256-bit vector of floats): offset = ((s / W) * nobj * nreals
+//                           + obj * nreals + r) * W + s % W. The number of sites must be a
+//                           multiple of W (make_layout checks); no pad. One site's reals are W
+//                           apart: site-at-a-time code (load_reals) reads them with a strided loop.
 //
 // For gauge fields obj = mu (4 objects a site), nreals = 18/12/8; for spinors obj = 0 and
 // nreals = 24 (Dirac) or 6 (staggered colour vector).
@@ -21,7 +29,9 @@
 
 namespace gluon::qcd {
 
-enum class FieldOrder { site_major, blocked };
+enum class FieldOrder { site_major, blocked, tiled };
+
+inline constexpr int kTiledSites = 8;  // W of FieldOrder::tiled
 
 struct FieldLayout {
   FieldOrder order = FieldOrder::site_major;
@@ -29,17 +39,21 @@ struct FieldLayout {
   std::int64_t stride = 0;  // sites + pad (blocked only)
   int nobj = 1;             // objects per site
   int nreals = 0;           // stored reals per object
-  int block = 1;            // reals per block (blocked); nreals (site_major)
+  int block = 1;            // reals per block (blocked); nreals (site_major); W (tiled)
 
   GLUON_HD_INLINE int nblocks() const { return nreals / block; }
   GLUON_HD_INLINE std::int64_t offset(std::int64_t s, int obj, int r) const {
     if (order == FieldOrder::site_major) return (s * nobj + obj) * nreals + r;
+    if (order == FieldOrder::tiled) {
+      const std::int64_t t = s / block;
+      return ((t * nobj + obj) * nreals + r) * block + (s - t * block);
+    }
     const int b = r / block;
     return ((static_cast<std::int64_t>(obj) * nblocks() + b) * stride + s) * block + (r - b * block);
   }
   // Number of reals the storage holds (including the pad).
   GLUON_HD_INLINE std::int64_t size() const {
-    return (order == FieldOrder::site_major ? sites : stride) * nobj * static_cast<std::int64_t>(nreals);
+    return (order == FieldOrder::blocked ? stride : sites) * nobj * static_cast<std::int64_t>(nreals);
   }
 };
 
@@ -90,6 +104,12 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return load_blocks<Store, N, k8>(data, L, s, obj, out);
     }
+  } else if (L.order == FieldOrder::tiled) {  // the object's N reals are W apart
+    const std::int64_t t = s / L.block;
+    const Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) out[r] = p[r * L.block];
+    return;
   } else if (L.nreals == N) {  // site-major: the object's N reals are contiguous
     const Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
@@ -108,6 +128,12 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
     if constexpr (k8 >= 1 && N % k8 == 0) {
       if (L.block == k8) return store_blocks<Store, N, k8>(data, L, s, obj, in);
     }
+  } else if (L.order == FieldOrder::tiled) {
+    const std::int64_t t = s / L.block;
+    Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) p[r * L.block] = in[r];
+    return;
   } else if (L.nreals == N) {
     Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
@@ -117,8 +143,12 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
   for (int r = 0; r < N; ++r) data[L.offset(s, obj, r)] = in[r];
 }
 
-// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly.
+// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly;
+// for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);
+
+// "site_major", "blocked", "tiled" (host)
+const char* to_string(FieldOrder order);
 
 }  // namespace gluon::qcd
