@@ -28,7 +28,7 @@ busy() {  # fraction of CPU time not idle over one second
   read -r -a b < <(head -1 /proc/stat)
   local total=0 idle=$((b[4] + b[5] - a[4] - a[5]))
   for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
-  awk -v i="$idle" -v t="$total" 'BEGIN { printf "%.2f", t > 0 ? 1 - i / t : 0 }'
+  awk -v i="$idle" -v t="$total" 'BEGIN { printf "%.2f", (t > 0 ? 1 - i / t : 0) }'
 }
 
 wait_quiet() {
