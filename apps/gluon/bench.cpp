@@ -235,6 +235,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["warmup"] = o.warmup;
   j["seed"] = o.seed;
   j["method"] = r.method;
+  j["field_order"] = r.field_order;
   j["dslash_ms"] = r.dslash_ms;
   j["call_ms"] = r.call_ms;
   j["flops_per_site"] = r.cost.flops_per_site;
@@ -271,8 +272,8 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   text += fmt::format("dslash       {} {} recon {} on {}: {:.4f} ms per one-parity dslash ({}, median of {})\n",
                       qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
                       r.dslash_ms, r.method, o.iterations);
-  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), operator {:.1f} GFLOP/s\n", r.gflops,
-                      r.cost.flops_per_site, r.operator_gflops);
+  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), operator {:.1f} GFLOP/s, {} vectors\n", r.gflops,
+                      r.cost.flops_per_site, r.operator_gflops, r.field_order);
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
   if (r.split) {

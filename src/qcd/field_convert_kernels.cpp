@@ -71,12 +71,12 @@ runtime::Exec kernel_exec(MemSpace space, int device, const runtime::Exec& ex) {
 
 bool same_storage(const GaugeFieldParams& a, const GaugeFieldParams& b) {
   return a.precision == b.precision && a.reconstruct == b.reconstruct && a.order == b.order &&
-         (a.order == FieldOrder::site_major || a.pad == b.pad);
+         (a.order != FieldOrder::blocked || a.pad == b.pad);
 }
 
 bool same_storage(const SpinorFieldParams& a, const SpinorFieldParams& b) {
   return a.precision == b.precision && a.order == b.order &&
-         (a.order == FieldOrder::site_major || a.pad == b.pad);
+         (a.order != FieldOrder::blocked || a.pad == b.pad);
 }
 
 // src and dst in the same memory space (and device): the element transform.

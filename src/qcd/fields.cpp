@@ -55,11 +55,26 @@ FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, 
     }
     if (l.block == 0) l.block = 1;
   }
+  if (order == FieldOrder::tiled) {
+    l.block = kTiledSites;
+    if (sites % l.block != 0)
+      throw InputError("tiled field order: " + std::to_string(sites) + " sites are not a multiple of the tile width " +
+                       std::to_string(l.block));
+  }
   return l;
 }
 
+const char* to_string(FieldOrder o) {
+  switch (o) {
+    case FieldOrder::site_major: return "site_major";
+    case FieldOrder::blocked: return "blocked";
+    case FieldOrder::tiled: return "tiled";
+  }
+  return "unknown";
+}
+
 namespace {
-const char* order_name(FieldOrder o) { return o == FieldOrder::blocked ? "blocked" : "site_major"; }
+const char* order_name(FieldOrder o) { return to_string(o); }
 }  // namespace
 
 std::string GaugeFieldParams::describe() const {

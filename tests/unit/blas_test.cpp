@@ -32,7 +32,7 @@ struct Case {
   SiteSubset subset;
   std::string name() const {
     return to_string(prec) + " nspin " + std::to_string(nspin) +
-           (order == FieldOrder::blocked ? " blocked" : " site_major") +
+           " " + qcd::to_string(order) +
            (subset == SiteSubset::even ? " even" : " full");
   }
 };
@@ -43,6 +43,8 @@ std::vector<Case> setups() {
     out.push_back({p, 4, FieldOrder::site_major, SiteSubset::full});
     out.push_back({p, 1, FieldOrder::blocked, SiteSubset::full});
     out.push_back({p, 4, FieldOrder::blocked, SiteSubset::even});
+    out.push_back({p, 4, FieldOrder::tiled, SiteSubset::even});  // the CPU Wilson operator's vectors
+    out.push_back({p, 1, FieldOrder::tiled, SiteSubset::full});
   }
   return out;
 }

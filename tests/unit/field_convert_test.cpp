@@ -79,7 +79,7 @@ TEST(FieldConvert, GaugeEveryFormRoundTripsToCanonical) {
   const GaugeField u = hot_field();
   for (Precision p : kPrecisions)
     for (Reconstruct r : kRecons)
-      for (FieldOrder o : {FieldOrder::site_major, FieldOrder::blocked}) {
+      for (FieldOrder o : {FieldOrder::site_major, FieldOrder::blocked, FieldOrder::tiled}) {
         SCOPED_TRACE(params(p, r, o).describe());
         GaugeField x = converted(u, params(p, r, o, o == FieldOrder::blocked ? 3 : 0), kCpu);
         GaugeField back = GaugeField::canonical(kGeom);
@@ -123,6 +123,11 @@ TEST(FieldConvert, SiteMajorBlockedRoundTripsAreBitExact) {
       // and the blocked field really is reordered
       GaugeField b0 = converted(a, params(p, r, FieldOrder::blocked), kCpu);
       EXPECT_NE(std::memcmp(a.data(), b0.data(), a.bytes()), 0);
+      // the same through the tiled order, and from tiled to blocked directly
+      GaugeField t = converted(a, params(p, r, FieldOrder::tiled), kCpu);
+      EXPECT_NE(std::memcmp(a.data(), t.data(), a.bytes()), 0);
+      GaugeField c2 = converted(converted(t, params(p, r, FieldOrder::blocked, 2), kCpu), params(p, r, FieldOrder::site_major), kCpu);
+      EXPECT_EQ(std::memcmp(a.data(), c2.data(), a.bytes()), 0) << params(p, r, FieldOrder::tiled).describe();
     }
 }
 
@@ -155,7 +160,7 @@ TEST(FieldConvert, SpinorsInEveryPrecisionAndOrder) {
       const int nr = 6 * nspin;
       const auto* x = static_cast<const double*>(src.data());
       for (Precision p : kPrecisions)
-        for (FieldOrder o : {FieldOrder::site_major, FieldOrder::blocked}) {
+        for (FieldOrder o : {FieldOrder::site_major, FieldOrder::blocked, FieldOrder::tiled}) {
           SpinorFieldParams q = src.params();
           q.precision = p;
           q.order = o;
@@ -189,6 +194,12 @@ TEST(FieldConvert, SpinorsInEveryPrecisionAndOrder) {
           SpinorField c = converted(converted(a, bl, kCpu), sm, kCpu);
           const std::size_t bytes = static_cast<std::size_t>(a.layout().size()) * bytes_per_real(p);
           EXPECT_EQ(std::memcmp(a.data(), c.data(), bytes), 0);
+          SpinorFieldParams ti = sm;
+          ti.order = FieldOrder::tiled;
+          SpinorField c3 = converted(converted(converted(a, ti, kCpu), bl, kCpu), sm, kCpu);
+          EXPECT_EQ(std::memcmp(a.data(), c3.data(), bytes), 0);
+          if (p == Precision::half)
+            EXPECT_EQ(std::memcmp(a.norms(), c3.norms(), static_cast<std::size_t>(n) * sizeof(float)), 0);
           if (p == Precision::half)
             EXPECT_EQ(std::memcmp(a.norms(), c.norms(), static_cast<std::size_t>(n) * sizeof(float)), 0);
         }

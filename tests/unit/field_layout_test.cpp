@@ -2,7 +2,8 @@
 // (reconstruct | nspin); blocked uses 16-byte blocks where they tile the object (float r12 ->
 // float4, double -> double2, half Dirac spinor -> short8, float r18 -> float2, ...), each block
 // contiguous and consecutive sites' blocks adjacent (coalesced); pads leave gaps but no overlap;
-// field containers allocate layout.size() reals.
+// tiled puts real r of 8 consecutive sites (one vector) together; field containers
+// allocate layout.size() reals.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -85,6 +86,38 @@ TEST(FieldLayout, BlockedOffsetsAreBijectionsWithCoalescedBlocks) {
     EXPECT_EQ(p.size(), (sites + 5) * c.nobj * c.nreals);
     check_bijection(p, false);
   }
+}
+
+TEST(FieldLayout, TiledHoldsEachRealOfATileInOneVector) {
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(::testing::Message() << "nobj " << c.nobj << " nreals " << c.nreals << " bytes " << c.bytes);
+    const int w = kTiledSites;  // 8 sites in every precision
+    const std::int64_t sites = 3 * w;
+    const FieldLayout l = make_layout(FieldOrder::tiled, sites, 7, c.nobj, c.nreals, c.bytes);
+    EXPECT_EQ(l.block, w);
+    EXPECT_EQ(l.size(), sites * c.nobj * c.nreals);  // the pad is ignored
+    check_bijection(l, true);
+    for (std::int64_t s = 0; s < sites; ++s)
+      for (int o = 0; o < c.nobj; ++o)
+        for (int r = 0; r < c.nreals; ++r)
+          ASSERT_EQ(l.offset(s, o, r), ((s / w) * c.nobj * c.nreals + o * c.nreals + r) * w + s % w);
+    // load_reals / store_reals (the strided site-at-a-time path) agree with offset()
+    if (c.bytes == 8) {
+      std::vector<double> data(static_cast<std::size_t>(l.size()));
+      for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<double>(i);
+      const int obj = c.nobj - 1;
+      if (c.nreals == 18) {
+        double v[18];
+        load_reals<double, 18>(data.data(), l, w + 3, obj, v);
+        for (int r = 0; r < 18; ++r) EXPECT_EQ(v[r], static_cast<double>(l.offset(w + 3, obj, r)));
+        for (int r = 0; r < 18; ++r) v[r] = -1.0 - r;
+        store_reals<double, 18>(data.data(), l, 2 * w + 1, obj, v);
+        for (int r = 0; r < 18; ++r) EXPECT_EQ(data[static_cast<std::size_t>(l.offset(2 * w + 1, obj, r))], -1.0 - r);
+      }
+    }
+  }
+  EXPECT_THROW(make_layout(FieldOrder::tiled, 12, 0, 1, 24, 8), InputError);  // 12 sites, W = 8
+  EXPECT_STREQ(to_string(FieldOrder::tiled), "tiled");
 }
 
 TEST(FieldLayout, ContainersAllocateTheLayout) {

@@ -11,6 +11,14 @@
 //                           contiguous, so consecutive threads (sites) load consecutive 16-byte
 //                           words: offset = ((obj * nblocks + b) * stride + s) * block + r % block.
 //                           stride = sites + pad; the pad is where ghost zones will be appended.
+//   FieldOrder::tiled       CPU layout for code vectorised across sites (Grid's approach; the CPU
+//                           Wilson dslash, dirac/wilson_simd.h): sites in tiles of W = `block` =
+//                           kTiledSites = 8 consecutive sites, and inside a tile real r of object
+//                           obj of the W sites contiguous (one 512-bit vector of doubles, one
+//                           256-bit vector of floats): offset = ((s / W) * nobj * nreals
+//                           + obj * nreals + r) * W + s % W. The number of sites must be a
+//                           multiple of W (make_layout checks); no pad. One site's reals are W
+//                           apart: site-at-a-time code (load_reals) reads them with a strided loop.
 //
 // For gauge fields obj = mu (4 objects a site), nreals = 18/12/8; for spinors obj = 0 and
 // nreals = 24 (Dirac) or 6 (staggered colour vector).
@@ -21,7 +29,9 @@
 
 namespace gluon::qcd {
 
-enum class FieldOrder { site_major, blocked };
+enum class FieldOrder { site_major, blocked, tiled };
+
+inline constexpr int kTiledSites = 8;  // W of FieldOrder::tiled
 
 struct FieldLayout {
   FieldOrder order = FieldOrder::site_major;
@@ -29,17 +39,21 @@ struct FieldLayout {
   std::int64_t stride = 0;  // sites + pad (blocked only)
   int nobj = 1;             // objects per site
   int nreals = 0;           // stored reals per object
-  int block = 1;            // reals per block (blocked); nreals (site_major)
+  int block = 1;            // reals per block (blocked); nreals (site_major); W (tiled)
 
   GLUON_HD_INLINE int nblocks() const { return nreals / block; }
   GLUON_HD_INLINE std::int64_t offset(std::int64_t s, int obj, int r) const {
     if (order == FieldOrder::site_major) return (s * nobj + obj) * nreals + r;
+    if (order == FieldOrder::tiled) {
+      const std::int64_t t = s / block;
+      return ((t * nobj + obj) * nreals + r) * block + (s - t * block);
+    }
     const int b = r / block;
     return ((static_cast<std::int64_t>(obj) * nblocks() + b) * stride + s) * block + (r - b * block);
   }
   // Number of reals the storage holds (including the pad).
   GLUON_HD_INLINE std::int64_t size() const {
-    return (order == FieldOrder::site_major ? sites : stride) * nobj * static_cast<std::int64_t>(nreals);
+    return (order == FieldOrder::blocked ? stride : sites) * nobj * static_cast<std::int64_t>(nreals);
   }
 };
 
@@ -98,7 +112,17 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
     if constexpr (sizeof(Store) == 2 && N % k4 == 0) {
       if (L.block == k4) return load_blocks<Store, N, k4>(data, L, s, obj, out);
     }
-  } else if (L.nreals == N) {  // site-major: the object's N reals are contiguous
+#if !defined(__CUDA_ARCH__)
+  // Tiled is a CPU layout: kept out of device code, where a never-taken path costs (see above);
+  // a tiled field on the device would take the per-real path at the end.
+  } else if (L.order == FieldOrder::tiled) {  // the object's N reals are W apart
+    const std::int64_t t = s / L.block;
+    const Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) out[r] = p[r * L.block];
+    return;
+#endif
+  } else if (L.order == FieldOrder::site_major && L.nreals == N) {  // the object's N reals are contiguous
     const Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
     for (int r = 0; r < N; ++r) out[r] = p[r];
@@ -120,7 +144,15 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
     if constexpr (sizeof(Store) == 2 && N % k4 == 0) {
       if (L.block == k4) return store_blocks<Store, N, k4>(data, L, s, obj, in);
     }
-  } else if (L.nreals == N) {
+#if !defined(__CUDA_ARCH__)
+  } else if (L.order == FieldOrder::tiled) {
+    const std::int64_t t = s / L.block;
+    Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
+    GLUON_UNROLL
+    for (int r = 0; r < N; ++r) p[r * L.block] = in[r];
+    return;
+#endif
+  } else if (L.order == FieldOrder::site_major && L.nreals == N) {
     Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
     for (int r = 0; r < N; ++r) p[r] = in[r];
@@ -129,8 +161,12 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
   for (int r = 0; r < N; ++r) data[L.offset(s, obj, r)] = in[r];
 }
 
-// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly.
+// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly;
+// for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);
+
+// "site_major", "blocked", "tiled" (host)
+const char* to_string(FieldOrder order);
 
 }  // namespace gluon::qcd

@@ -86,6 +86,7 @@ DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
   r.cost = dslash_cost(p.type, p.precision, fat_recon, p.recon, g.global_volume());
   r.method = "M (even-odd preconditioned) / 2";
   r.dslash_per_call = 2;
+  r.field_order = to_string(op->vector_params().order);
   r.call_ms = timed([&] { op->M(out, in); });
   r.dslash_ms = r.call_ms / r.dslash_per_call;
   r.ranks = world.size();

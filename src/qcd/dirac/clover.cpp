@@ -17,7 +17,7 @@ namespace gluon::qcd {
 
 std::string CloverFieldParams::describe() const {
   std::ostringstream s;
-  s << to_string(precision) << ' ' << (order == FieldOrder::blocked ? "blocked" : "site_major") << ' '
+  s << to_string(precision) << ' ' << to_string(order) << ' '
     << runtime::to_string(space);
   return s.str();
 }

@@ -13,13 +13,16 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/runtime/error.h"
 #include "wilson_internal.h"
+#include "wilson_simd.h"
 
 namespace gluon::qcd {
 
 namespace {
 
-FieldOrder order_for(const runtime::Exec& ex) {
-  return ex.on_device() ? FieldOrder::blocked : FieldOrder::site_major;
+// Blocked on CUDA; on the CPU tiled where the vector kernel runs (wilson_simd.h), else site_major.
+FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p) {
+  if (ex.on_device()) return FieldOrder::blocked;
+  return detail::wilson_simd_available() && detail::wilson_simd_fits(g, p) ? FieldOrder::tiled : FieldOrder::site_major;
 }
 
 const char* subset_name(SiteSubset s) {
@@ -84,7 +87,7 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
   gp.geometry = u.geometry();
   gp.precision = p;
   gp.reconstruct = r;
-  gp.order = order ? *order : order_for(ex);
+  gp.order = order ? *order : order_for(ex, u.geometry(), p);
   gp.space = runtime::memspace_for(ex);
   gp.device = ex.device;
   links_ = converted(u, gp, ex);
@@ -94,6 +97,10 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
 }
 
 bool WilsonDslash::split() const { return halo_->active(); }
+bool WilsonDslash::vectorised() const {
+  return !exec_.on_device() && order() == FieldOrder::tiled && detail::wilson_simd_available() &&
+         detail::wilson_simd_fits(geometry(), precision());
+}
 HaloStats WilsonDslash::halo_stats() const { return halo_->stats(); }
 
 namespace {
@@ -105,9 +112,16 @@ void launch_by_precision(Precision p, const detail::DslashCall& call) {
   }
 }
 
-// launch(call) in this operator's precision.
-auto launcher(Precision prec) {
-  return [prec](const detail::DslashCall& c) { launch_by_precision(prec, c); };
+// launch(call) in this operator's precision: the vector kernel where it takes the call (counted
+// in *vector_calls), else the scalar one.
+auto launcher(Precision prec, std::int64_t* vector_calls) {
+  return [prec, vector_calls](const detail::DslashCall& c) {
+    if (detail::try_wilson_simd(c)) {
+      ++*vector_calls;
+      return;
+    }
+    launch_by_precision(prec, c);
+  };
 }
 }  // namespace
 
@@ -122,7 +136,7 @@ void WilsonDslash::halo_exchange_only(const SpinorField& in, int parity, bool da
   call.parity = parity;
   call.dagger = dagger;
   call.ex = exec_;
-  halo_->exchange_only(detail::make_halo_ops(call, launcher(precision())));
+  halo_->exchange_only(detail::make_halo_ops(call, launcher(precision(), &vector_launches_)));
 }
 
 void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool dagger,
@@ -152,7 +166,7 @@ void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool
   call.a = a;
   call.fuse = fuse;
   call.ex = exec_;
-  halo_->run(call, launcher(precision()));
+  halo_->run(call, launcher(precision(), &vector_launches_));
 }
 
 void WilsonDslash::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {
@@ -196,7 +210,7 @@ class WilsonFamily final : public DiracOperator {
     params_.type = clover ? DiracType::clover : DiracType::wilson;
     if (clover) {
       if (!std::isfinite(p.csw)) throw InputError("clover operator: c_sw is not finite");
-      clover_.emplace(u, p.kappa, p.csw, p.precision, ex);
+      clover_.emplace(u, p.kappa, p.csw, p.precision, ex, hop_.order());  // tiled with the vectors
     }
   }
 
@@ -211,7 +225,7 @@ class WilsonFamily final : public DiracOperator {
     v.nspin = 4;
     v.subset = SiteSubset::full;
     v.precision = params_.precision;
-    v.order = order_for(exec_);
+    v.order = hop_.order();
     v.space = runtime::memspace_for(exec_);
     v.device = exec_.device;
     return v;

@@ -67,6 +67,8 @@ struct DslashBenchResult {
   double gflops = 0.0;       // cost.flops / dslash time
   double effective_gbs = 0.0;// cost.bytes / dslash time
   double operator_gflops = 0.0;  // flops_M() / call time
+  std::string field_order;   // the operator's vector order (to_string(FieldOrder)); on the CPU
+                             // "tiled" means the vector kernel ran (dirac/wilson.h)
   // Split lattice only (ranks > 1 or a forced cut):
   int ranks = 1;
   bool split = false;

@@ -3,7 +3,8 @@
 // (conventions: dirac.h, DESIGN.md), for benchmarks and the operators of dirac.h.
 //
 //   WilsonDslash          holds the links in the operator's storage (precision, reconstruct
-//                         18/12/8, blocked order on CUDA / site_major on CPU, memory of the Exec)
+//                         18/12/8, memory of the Exec; blocked order on CUDA, on the CPU tiled
+//                         where the vector kernel runs (below), site_major elsewhere)
 //                         and the fermion boundary phases, and applies
 //                           dslash(out, in, parity, dagger)       out_p = D_{p,1-p} in
 //                           dslash_xpay(..., x, a)                out_p = x_p + a D_{p,1-p} in
@@ -22,6 +23,14 @@
 //                         r12/r8 in registers by GaugeAccessor), reconstructed and accumulated in
 //                         registers in the storage's compute type (double for double, float for
 //                         single and half); one store per site, no atomics.
+//                         On the CPU, double and single, r18 and r12, one process, X/2 a
+//                         multiple of 8 and an AVX-512 CPU, the links are
+//                         tiled (field_layout.h) and calls whose vectors (and clover field) are
+//                         tiled too run a kernel vectorised across W sites of an x-row
+//                         (src/qcd/dirac/wilson_simd.h); every other call runs the one-site
+//                         kernel, which reads any order.
+//   vectorised()          whether that vector kernel runs this operator's tiled calls
+//   vector_launches()     how many calls it ran (for tests and benchmarks)
 //   DslashKind            plain | xpay | clover | clover_xpay | clover_on_x (the variants above)
 //   dslash_flops_per_site(kind)   1320 (plain), 1368 (xpay: +48), 1824 (clover: +504),
 //                         1872 (clover_xpay, clover_on_x: +504 +48), per output site. 1320 as QUDA
@@ -60,7 +69,8 @@ double dslash_bytes(Precision p, Reconstruct r, std::int64_t half_volume, Dslash
 class WilsonDslash {
  public:
   // Links converted from `u` (any storage) to precision p, reconstruct r, the Exec's layout
-  // (blocked on CUDA, site_major on CPU) unless `order` names one (tests run blocked on the CPU).
+  // (blocked on CUDA; tiled on the CPU where the vector kernel runs, else site_major) unless
+  // `order` names one (tests run blocked on the CPU).
   // On a lattice split over ranks (geometry with a process grid) every call exchanges halos
   // (dirac/halo.h) with the policy of default_halo_policy(); collective over the world.
   WilsonDslash(const GaugeField& u, const std::array<double, 4>& boundary, Precision p,
@@ -75,6 +85,8 @@ class WilsonDslash {
   const std::array<double, 4>& boundary() const { return boundary_; }
   // Halo exchange: counts, and the exchange alone (pack + transfer, no dslash) for benchmarks.
   bool split() const;
+  bool vectorised() const;
+  std::int64_t vector_launches() const { return vector_launches_; }
   HaloStats halo_stats() const;
   void halo_exchange_only(const SpinorField& in, int parity, bool dagger) const;
 
@@ -93,6 +105,7 @@ class WilsonDslash {
   std::array<double, 4> boundary_;
   runtime::Exec exec_;
   std::shared_ptr<const detail::SpinorHalo> halo_;
+  mutable std::int64_t vector_launches_ = 0;
 };
 
 }  // namespace gluon::qcd

@@ -1,0 +1,78 @@
+// When the vector CPU Wilson dslash runs, and its launch (wilson_simd.h).
+#include "wilson_simd.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "gluon/qcd/field_layout.h"
+
+namespace gluon::qcd::detail {
+
+static_assert(kTileSites == kTiledSites, "the vector kernels' tile is the tiled order's");
+
+int wilson_simd_lanes() { return kTileSites; }
+
+bool wilson_simd_available() {
+  static const bool ok = [] {
+    if (const char* e = std::getenv("GLUON_CPU_SIMD"); e && std::strcmp(e, "0") == 0) return false;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512cd");
+#else
+    return false;
+#endif
+  }();
+  return ok;
+}
+
+bool wilson_simd_fits(const Geometry& g, Precision p) {
+  if (p != Precision::double_ && p != Precision::single) return false;
+  for (int mu = 0; mu < 4; ++mu)
+    if (g.grid()[mu] != 1) return false;
+  return (g.local_dims()[0] / 2) % wilson_simd_lanes() == 0;
+}
+
+namespace {
+bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled && l.block == w; }
+}  // namespace
+
+bool try_wilson_simd(const DslashCall& call) {
+  if (call.ex.backend != runtime::Backend::cpu || call.op != DslashCall::body) return false;
+  for (int mu = 0; mu < 4; ++mu)
+    if (call.view.cut[mu]) return false;
+  const auto& gp = call.u->params();
+  if (gp.reconstruct != Reconstruct::r18 && gp.reconstruct != Reconstruct::r12) return false;
+  if (gp.precision != Precision::double_ && gp.precision != Precision::single) return false;
+  const int w = wilson_simd_lanes();
+  if (!wilson_simd_available() || !wilson_simd_fits(call.u->geometry(), gp.precision)) return false;
+  if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;
+  if (call.x && !tiled(call.x->layout(), w)) return false;
+  if (call.fuse != kFusePlain && !(call.c && tiled(call.c->layout(), w))) return false;
+
+  WilsonSimdArgs a;
+  a.u = call.u->data();
+  a.out = call.out->data();
+  a.in = call.in->data();
+  a.x = call.x ? call.x->data() : nullptr;
+  a.clover = call.fuse != kFusePlain ? call.c->data() : nullptr;
+  a.fuse = call.fuse;
+  a.nreals = stored_reals(gp.reconstruct);
+  const SiteIndexer idx = call.u->geometry().indexer();
+  for (int mu = 0; mu < 4; ++mu) {
+    a.dims[mu] = idx.dims[mu];
+    a.phase_f[mu] = call.view.phase_fwd[mu];
+    a.phase_b[mu] = call.view.phase_bwd[mu];
+  }
+  a.parity = call.parity;
+  a.half = idx.half;
+  a.out_shift = parity_shift(*call.out, call.parity);
+  a.in_shift = parity_shift(*call.in, 1 - call.parity);
+  a.x_shift = call.x ? parity_shift(*call.x, call.parity) : 0;
+  a.a = call.a;
+  a.dagger = call.dagger;
+  return gp.precision == Precision::double_ ? wilson_simd_double(a) : wilson_simd_single(a);
+}
+
+}  // namespace gluon::qcd::detail

@@ -1,0 +1,38 @@
+#pragma once
+// Private: the entry points of the vector Wilson kernels (wilson_simd.h says when they run).
+// Plain data only, and no library header: the files that define these functions are compiled for
+// x86-64-v4, and an inline library function instantiated there could be picked by the linker for
+// baseline callers.
+#include <cstdint>
+
+namespace gluon::qcd::detail {
+
+// Sites per tile of FieldOrder::tiled (field_layout.h's kTiledSites, not included here): one
+// 512-bit vector of doubles, one 256-bit vector of floats.
+inline constexpr int kTileSites = 8;
+
+// What a vector kernel needs. Site indices are even-odd indices (geometry.h); a shift is
+// subtracted from a site's index to find it in a field that holds one parity only.
+struct WilsonSimdArgs {
+  const void* u = nullptr;       // tiled links of the whole lattice (4 objects of nreals)
+  void* out = nullptr;           // tiled spinors (24 reals)
+  const void* in = nullptr;
+  const void* x = nullptr;       // xpay term, or nullptr
+  const void* clover = nullptr;  // tiled clover field (2 blocks of 36 reals), for fuse 1 and 2
+  int fuse = 0;                  // DslashFuse (wilson_internal.h)
+  int nreals = 18;               // 18 or 12
+  int dims[4] = {0, 0, 0, 0};
+  int parity = 0;
+  std::int64_t half = 0;
+  std::int64_t out_shift = 0, in_shift = 0, x_shift = 0;  // 0 (full field) or half (one parity)
+  double a = 1.0;
+  bool dagger = false;
+  double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
+};
+
+// Defined in the x86-64-v4 files; they return false when that file was compiled without
+// AVX-512 (a non-x86 build), so callers need no build flag.
+bool wilson_simd_double(const WilsonSimdArgs& a);
+bool wilson_simd_single(const WilsonSimdArgs& a);
+
+}  // namespace gluon::qcd::detail
