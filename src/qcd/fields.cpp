@@ -35,6 +35,12 @@ Reconstruct parse_reconstruct(const std::string& s) {
   throw InputError("reconstruct: expected 18, 12 or 8, found '" + s + "'");
 }
 
+void require_host_order(FieldOrder order, bool device_memory, const char* what) {
+  if (order == FieldOrder::tiled && device_memory)
+    throw InputError(std::string(what) + ": the tiled order is a CPU layout; a field in device memory must be "
+                     "blocked (or site_major), found tiled");
+}
+
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real) {
   FieldLayout l;
@@ -85,6 +91,7 @@ std::string GaugeFieldParams::describe() const {
 }
 
 GaugeField::GaugeField(const GaugeFieldParams& p) : params_(p) {
+  require_host_order(p.order, p.space == runtime::MemSpace::device, "gauge field");
   layout_ = make_layout(p.order, p.geometry.volume(), p.pad, 4, stored_reals(p.reconstruct),
                         bytes_per_real(p.precision));
   data_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.size()) * bytes_per_real(p.precision),
@@ -124,6 +131,7 @@ std::string SpinorFieldParams::describe() const {
 SpinorField::SpinorField(const SpinorFieldParams& p) : params_(p) {
   if (p.nspin != 4 && p.nspin != 1)
     throw InputError("spinor field: nspin must be 4 or 1, found " + std::to_string(p.nspin));
+  require_host_order(p.order, p.space == runtime::MemSpace::device, "spinor field");
   layout_ = make_layout(p.order, p.sites(), p.pad, 1, p.reals_per_site(), bytes_per_real(p.precision));
   const std::string label = "spinor field " + p.geometry.to_string() + " " + p.describe();
   data_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.size()) * bytes_per_real(p.precision),

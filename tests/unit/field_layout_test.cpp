@@ -151,3 +151,26 @@ TEST(FieldLayout, ContainersAllocateTheLayout) {
   sp.nspin = 2;
   EXPECT_THROW(SpinorField{sp}, InputError);
 }
+
+// Device code does not read the tiled order (its paths are host-only: field_layout.h), so no
+// field in device memory may be tiled; the error names the field and the order.
+TEST(FieldLayout, TiledIsRefusedForDeviceMemory) {
+  SpinorFieldParams sp;
+  sp.geometry = Geometry({4, 4, 4, 4});
+  sp.order = FieldOrder::tiled;
+  sp.space = runtime::MemSpace::device;
+  try {
+    SpinorField f(sp);
+    FAIL() << "a tiled spinor field in device memory was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("spinor field"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("tiled"), std::string::npos) << e.what();
+  }
+  GaugeFieldParams gp;
+  gp.geometry = sp.geometry;
+  gp.order = FieldOrder::tiled;
+  gp.space = runtime::MemSpace::device;
+  EXPECT_THROW(GaugeField g(gp), InputError);
+  sp.space = runtime::MemSpace::host;
+  EXPECT_NO_THROW(SpinorField f(sp));
+}

@@ -44,10 +44,16 @@ struct FieldLayout {
   GLUON_HD_INLINE int nblocks() const { return nreals / block; }
   GLUON_HD_INLINE std::int64_t offset(std::int64_t s, int obj, int r) const {
     if (order == FieldOrder::site_major) return (s * nobj + obj) * nreals + r;
+#if !defined(__CUDA_ARCH__)
+    // Host only (fields in device memory are never tiled: the field constructors refuse it): in
+    // device code this branch's 64-bit division is a subroutine call, and its presence in every
+    // kernel's never-taken per-real path turned the dslash's loads into generic LDs (H200, trip
+    // 5 of bench/results/2026-11-24-dslash-solver-h200: Wilson single 6582 -> 3276 GFLOP/s).
     if (order == FieldOrder::tiled) {
       const std::int64_t t = s / block;
       return ((t * nobj + obj) * nreals + r) * block + (s - t * block);
     }
+#endif
     const int b = r / block;
     return ((static_cast<std::int64_t>(obj) * nblocks() + b) * stride + s) * block + (r - b * block);
   }
@@ -113,8 +119,8 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
       if (L.block == k4) return load_blocks<Store, N, k4>(data, L, s, obj, out);
     }
 #if !defined(__CUDA_ARCH__)
-  // Tiled is a CPU layout: kept out of device code, where a never-taken path costs (see above);
-  // a tiled field on the device would take the per-real path at the end.
+  // Tiled is a CPU layout, kept out of device code, where a never-taken path costs (see above);
+  // no field in device memory is tiled (require_host_order).
   } else if (L.order == FieldOrder::tiled) {  // the object's N reals are W apart
     const std::int64_t t = s / L.block;
     const Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
@@ -165,6 +171,10 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
 // for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);
+
+// InputError naming `what` when a field in device memory asks for the tiled order (a CPU layout,
+// which device code does not read). Called by the field constructors.
+void require_host_order(FieldOrder order, bool device_memory, const char* what);
 
 // "site_major", "blocked", "tiled" (host)
 const char* to_string(FieldOrder order);

@@ -23,6 +23,7 @@ std::string CloverFieldParams::describe() const {
 }
 
 CloverField::CloverField(const CloverFieldParams& p) : params_(p) {
+  require_host_order(p.order, p.space == runtime::MemSpace::device, "clover field");
   layout_ = make_layout(p.order, p.geometry.volume(), p.pad, 2, kCloverBlockReals, bytes_per_real(p.precision));
   const std::string label = "clover field " + p.geometry.to_string() + " " + p.describe();
   data_ = runtime::Buffer(p.space, static_cast<std::size_t>(layout_.size()) * bytes_per_real(p.precision),
