@@ -16,6 +16,7 @@ bool wilson_simd_available() {
   static const bool ok = [] {
     if (const char* e = std::getenv("GLUON_CPU_SIMD"); e && std::strcmp(e, "0") == 0) return false;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (!wilson_simd_compiled()) return false;
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&

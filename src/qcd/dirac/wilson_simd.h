@@ -4,8 +4,9 @@
 //
 //   wilson_simd_lanes()           W = 8, the sites one vector holds (8 doubles in a 512-bit
 //                                 register, 8 floats in a 256-bit one); the tiled order's tile
-//   wilson_simd_available()       the vector kernels are compiled in (an x86-64 build) and this
-//                                 CPU runs them (AVX-512 F/BW/CD/DQ/VL = x86-64-v4), and
+//   wilson_simd_available()       the vector kernels are compiled in (an x86-64 build whose
+//                                 compiler knows x86-64-v4: wilson_simd_compiled) and this CPU
+//                                 runs them (AVX-512 F/BW/CD/DQ/VL = x86-64-v4), and
 //                                 GLUON_CPU_SIMD=0 is not set (the scalar kernel for comparison)
 //   wilson_simd_fits(geometry, p) the lattice and precision allow the vector path: double or
 //                                 single, one process along every dimension, X/2 a multiple of W
@@ -13,8 +14,8 @@
 //                                 when it can: CPU backend, double or single, r18 or r12, any
 //                                 epilogue (plain, xpay, clover, clover on x), no cut dimension,
 //                                 gauge field, vectors and clover field in the tiled order of
-//                                 width W. Otherwise returns false
-//                                 and the caller runs the scalar kernel (which reads any order).
+//                                 width W. Otherwise returns false and the caller runs the
+//                                 scalar kernel (which reads any order).
 //
 // The vector kernels live in wilson_simd_{double,single}_avx512.cpp, the only files compiled
 // for x86-64-v4 (src/CMakeLists.txt): everything else stays baseline x86-64, so one binary runs

@@ -5,8 +5,8 @@
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
 // ((s / W) * nobj * nreals + obj * nreals + r) * W + s % W (W = 8), so real r of W consecutive
-// sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One task is one tile of W output sites: they lie in one x-row (fixed
-// y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t) % 2
+// sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One task is one tile
+// of W output sites: they lie in one x-row (fixed y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t) % 2
 // for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
 // (same k), and the x neighbours are the same tile (x+1 when o = 0, x-1 when o = 1) or the tile
 // shifted by one site, taking one site from the next (previous) tile of the row, which wraps to

@@ -34,5 +34,7 @@ struct WilsonSimdArgs {
 // AVX-512 (a non-x86 build), so callers need no build flag.
 bool wilson_simd_double(const WilsonSimdArgs& a);
 bool wilson_simd_single(const WilsonSimdArgs& a);
+// Whether those files were compiled with AVX-512 (else the two above only return false).
+bool wilson_simd_compiled();
 
 }  // namespace gluon::qcd::detail
