@@ -141,28 +141,15 @@ if [[ "${BENCH:-1}" != 0 ]]; then
   benchmarks() {
     local rc=0 op prec recon
     "$GLUON" bench copy --backend cuda --json --save "$BENCH_DIR" || rc=1
-    # operator precision recon: double/single/half r12 and single r8 (Wilson, clover); staggered
-    # thin links r12 (QUDA's table: recon 13); improved: fat links r18, long links r12 (13).
+    # operator precision recon (bench/dslash-table.txt): double/single/half r12 and single r8
+    # (Wilson, clover); staggered thin links r12 (QUDA's table: recon 13); improved: fat links
+    # r18, long links r12 (13).
+    local TABLE_FILE=bench/dslash-table.txt
     while read -r op prec recon; do
       echo "--- dslash $op $prec recon $recon at $BENCH_LATTICE"
       "$GLUON" bench dslash --backend cuda --operator "$op" --precision "$prec" --recon "$recon" \
         --lattice "$BENCH_LATTICE" --json --save "$BENCH_DIR" || rc=1
-    done <<'TABLE'
-wilson double 12
-wilson single 12
-wilson half 12
-wilson single 8
-clover double 12
-clover single 12
-clover half 12
-clover single 8
-staggered double 12
-staggered single 12
-staggered half 12
-improved-staggered double 12
-improved-staggered single 12
-improved-staggered half 12
-TABLE
+    done <"$TABLE_FILE"
     # the second run of one case starts from the tune cache the first wrote
     echo "--- again, tuned from $GLUON_TUNE_CACHE"
     "$GLUON" bench dslash --backend cuda --operator wilson --precision single --recon 12 \
