@@ -75,9 +75,10 @@ template <> struct Recon<Reconstruct::r12> {
 // links with row 0 within ~1e-2 of a pure phase; Haar-random links are within ~1e-4).
 // Half storage scales slots 0 and 1 by kR8HalfSlot0Scale / kR8HalfSlot1Scale (half_scale()).
 // In single precision on the GPU the rebuild uses the hardware's sin/cos, reciprocal square root
-// and reciprocal (r8_sincos, r8_sqrt, r8_recip): libdevice's sinf/cosf carry a slow range-reduction path for large
-// arguments (a stack frame and branches in every dslash thread) that angles in [-pi, pi] never
-// take; __sincosf errs by at most 2^-21.4 there, below the tolerance of a float link.
+// and reciprocal (r8_sincos, r8_sqrt, r8_recip): libdevice's sinf/cosf carry a slow
+// range-reduction path for large arguments (a stack frame and branches in every dslash thread)
+// that angles in [-pi, pi] never take; __sincosf errs by at most 2^-21.4 there, below the
+// tolerance of a float link.
 inline constexpr float kR8AngleStep = 8.0f;
 inline constexpr float kR8HalfThreshold = 1.0f / 32767.0f;
 inline constexpr float kR8HalfSlot0Scale = 8.0f + 3.14159274f;  // |v0| <= 8 + pi
@@ -122,13 +123,18 @@ struct PivotedLink {
   bool b;
 };
 namespace detail {
-// (x0, x1, x2) -> (x1, x2, x0) when on (left) / (x2, x0, x1) (right); selects only (no
-// run-time-indexed array: see Recon<r8>::unpivot).
+// (x0, x1, x2) -> (x1, x2, x0) when on (left) / (x2, x0, x1) (right). Selects among values in
+// registers: a pick such as `k == 0 ? r[0] : (k == 1 ? r[2] : r[1])` over an array is turned by
+// nvcc into a load from a run-time address, which puts the array in local memory (a 48-byte
+// stack frame in every single-precision dslash thread that read r8 links).
+template <class T> GLUON_HD_INLINE void rotate3(Complex<T>& x0, Complex<T>& x1, Complex<T>& x2, bool on, bool left) {
+  const Complex<T> a = x0, b = x1, c = x2;
+  x0 = on ? (left ? b : c) : a;
+  x1 = on ? (left ? c : a) : b;
+  x2 = on ? (left ? a : b) : c;
+}
 template <class T> GLUON_HD_INLINE void rotate3(ColorVector<T>& v, bool on, bool left) {
-  const Complex<T> a = v.c[0], b = v.c[1], c = v.c[2];
-  v.c[0] = on ? (left ? b : c) : a;
-  v.c[1] = on ? (left ? c : a) : b;
-  v.c[2] = on ? (left ? a : b) : c;
+  rotate3(v.c[0], v.c[1], v.c[2], on, left);
 }
 }  // namespace detail
 // U h = sign S W g with g_m = h_(m+k)%3.
@@ -264,17 +270,8 @@ template <> struct Recon<Reconstruct::r8> {
 
  private:
   GLUON_HD_INLINE static constexpr int offset(int k) { return k == 0 ? 0 : (k == 1 ? 1 : -1); }
-  // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b. k and b
-  // only pick among values held in registers (selects and swaps with compile-time indices): a
-  // pick written as `k == 0 ? r[0] : (k == 1 ? r[2] : r[1])` over an array is turned by nvcc
-  // into a load from a run-time address, which puts the rows in local memory (a 48-byte stack
-  // frame in every single-precision dslash thread that reads r8 links).
-  template <class T> GLUON_HD_INLINE static void rotate_right(Complex<T>& a, Complex<T>& b, Complex<T>& c, bool on) {
-    const Complex<T> a0 = a, b0 = b, c0 = c;
-    a = on ? c0 : a0;
-    b = on ? a0 : b0;
-    c = on ? b0 : c0;
-  }
+  // U = S_b^{-1} W C_k^{-1}: U_i,(j+k)%3 = W_ij, rows swapped and negated back when b; k and b
+  // only pick among values in registers (detail::rotate3).
   template <class T> GLUON_HD_INLINE static Matrix3<T> unpivot(const Matrix3<T>& w, int k, bool b) {
     Matrix3<T> u;
     const T sign = b ? T(-1) : T(1);
@@ -285,8 +282,8 @@ template <> struct Recon<Reconstruct::r8> {
     }
     // (x0, x1, x2) -> (x2, x0, x1) once for k = 1, twice for k = 2.
     for (int i = 0; i < 3; ++i) {
-      rotate_right(u.e[i][0], u.e[i][1], u.e[i][2], k != 0);
-      rotate_right(u.e[i][0], u.e[i][1], u.e[i][2], k == 2);
+      detail::rotate3(u.e[i][0], u.e[i][1], u.e[i][2], k != 0, false);
+      detail::rotate3(u.e[i][0], u.e[i][1], u.e[i][2], k == 2, false);
     }
     return u;
   }
