@@ -176,11 +176,7 @@ if [[ "${SOLVES:-1}" != 0 ]]; then
           >"$LOG_DIR/solve-$op-$sloppy.json" || rc=1
         python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"{j['operator']:>20} {j['precision']:>14} {j['solver']:>9} iterations {j['iterations']:6d} true residual {j['true_residual']:.2e} solver {j['solver_seconds']:8.3f} s {j['gflops']:9.1f} GFLOP/s\")" "$LOG_DIR/solve-$op-$sloppy.json" || rc=1
       done
-    done <<'SOLVES'
-wilson --kappa 0.12
-clover --kappa 0.12 --csw 1.0
-staggered --mass 0.05
-SOLVES
+    done <bench/solve-table.txt  # operator and its flags, one solve a line
     return "$rc"
   }
   run_step solves solves || solve_rc=$?

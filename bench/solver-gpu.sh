@@ -94,11 +94,7 @@ if has solver; then
           --recon 12 --tol 1e-10 --lattice "$lat" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
       done
     done
-  done <<'SOLVES'
-wilson --kappa 0.12
-clover --kappa 0.12 --csw 1.0
-staggered --mass 0.05
-SOLVES
+  done <bench/solve-table.txt  # operator and its flags, one solve a line
   echo "solver done after $((SECONDS - S)) s"
 fi
 
