@@ -41,6 +41,12 @@ void require_host_order(FieldOrder order, bool device_memory, const char* what) 
                      "blocked (or site_major), found tiled");
 }
 
+void require_blocked(const FieldLayout& layout, const char* what) {
+  if (layout.order != FieldOrder::blocked)
+    throw Error(std::string(what) + ": a stencil kernel on the GPU reads the blocked field order, found " +
+                to_string(layout.order));
+}
+
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real) {
   FieldLayout l;
@@ -60,6 +66,12 @@ FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, 
       }
     }
     if (l.block == 0) l.block = 1;
+    // Device code indexes blocks with 32-bit unsigned integers (load_blocks).
+    const std::int64_t blocks = l.stride * nobj * (nreals / l.block);
+    if (blocks >= (std::int64_t{1} << 32))
+      throw InputError("blocked field order: " + std::to_string(blocks) + " blocks of " + std::to_string(l.block) +
+                       " reals (" + std::to_string(sites) + " sites x " + std::to_string(nobj * nreals) +
+                       " reals) exceed the 2^32 that device code indexes; use more ranks");
   }
   if (order == FieldOrder::tiled) {
     l.block = kTiledSites;

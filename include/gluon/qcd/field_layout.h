@@ -65,69 +65,94 @@ struct FieldLayout {
 
 // Reads / writes the N reals of object `obj` at site s. In the blocked order a block is one
 // 16-, 8- or 4-byte word: it moves as one vector load/store (ld.global.v4 and friends on the GPU)
-// instead of one instruction per real; the block size is uniform over a launch, so the branch
-// costs nothing. Site-major stays a plain loop (the CPU compiler vectorises it).
+// instead of one instruction per real. Site-major stays a plain loop (the CPU compiler
+// vectorises it).
+//
+// Every caller passes N == L.nreals (the accessors are dispatched on the field's own precision,
+// reconstruct and spin count), so a blocked layout's block is a function of Store and N alone
+// (make_layout's rule, blocked_block below). Device code relies on that: it has exactly one
+// blocked path, with the block known at compile time and a 32-bit block index (make_layout
+// refuses a blocked field of 2^32 blocks or more), besides the contiguous site-major loop (the
+// BLAS kernels' flat view). Stencil kernels drop that loop too (BlockedOnDevice = true; their
+// launchers check that the fields are blocked). Each never-taken path in a stencil kernel costs: a per-real path
+// with an integer division per real made the Wilson kernels 26k SASS instructions, and other
+// such paths turned their loads generic (bench/results/2026-11-24-dslash-solver-h200).
 template <class Store, int K>
 struct alignas(sizeof(Store) * K) RealBlock {
   Store v[K];
 };
 
+// make_layout's block for an object of N reals of Store: the widest of 16, 8, 4 bytes that tiles
+// N exactly, else one real.
+template <class Store, int N>
+constexpr int blocked_block() {
+  for (int bytes : {16, 8, 4}) {
+    const int per = bytes / static_cast<int>(sizeof(Store));
+    if (per >= 1 && N % per == 0) return per;
+  }
+  return 1;
+}
+
 template <class Store, int N, int K>
 GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
   static_assert(N % K == 0, "a block must tile the object");
+#ifdef __CUDA_ARCH__
+  using B = RealBlock<Store, K>;
+  const B* base = reinterpret_cast<const B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned first = static_cast<unsigned>(obj) * (N / K) * stride + static_cast<unsigned>(s);
+  GLUON_UNROLL
+  for (int b = 0; b < N / K; ++b) {
+    const B w = base[first + b * stride];
+    for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
+  }
+#else
   for (int b = 0; b < N / K; ++b) {
     const Store* p = data + ((static_cast<std::int64_t>(obj) * (N / K) + b) * L.stride + s) * K;
-#ifdef __CUDA_ARCH__
-    const RealBlock<Store, K> w = *reinterpret_cast<const RealBlock<Store, K>*>(p);
-    for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
-#else
     std::memcpy(out + b * K, p, sizeof(Store) * K);  // no type punning on the host
-#endif
   }
+#endif
 }
 template <class Store, int N, int K>
 GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_t s, int obj, const Store* in) {
   static_assert(N % K == 0, "a block must tile the object");
+#ifdef __CUDA_ARCH__
+  using B = RealBlock<Store, K>;
+  B* base = reinterpret_cast<B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned first = static_cast<unsigned>(obj) * (N / K) * stride + static_cast<unsigned>(s);
+  GLUON_UNROLL
+  for (int b = 0; b < N / K; ++b) {
+    B w;
+    for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
+    base[first + b * stride] = w;
+  }
+#else
   for (int b = 0; b < N / K; ++b) {
     Store* p = data + ((static_cast<std::int64_t>(obj) * (N / K) + b) * L.stride + s) * K;
-#ifdef __CUDA_ARCH__
-    RealBlock<Store, K> w;
-    for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
-    *reinterpret_cast<RealBlock<Store, K>*>(p) = w;
-#else
     std::memcpy(p, in + b * K, sizeof(Store) * K);
-#endif
   }
+#endif
 }
 
-template <class Store, int N>
+template <class Store, int N, bool BlockedOnDevice = false>
 GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
-  if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store)),
-                  k4 = 4 / static_cast<int>(sizeof(Store));
-    if constexpr (N % k16 == 0) {
-      if (L.block == k16) return load_blocks<Store, N, k16>(data, L, s, obj, out);
-    }
-    if constexpr (k8 >= 1 && N % k8 == 0) {
-      if (L.block == k8) return load_blocks<Store, N, k8>(data, L, s, obj, out);
-    }
-    // 4-byte blocks: half precision objects of 6 or 18 reals (staggered colour vectors, r18
-    // links), which otherwise took the per-real path below (an integer division per real). Only
-    // for 2-byte reals: a (never taken) scalar path in the float kernels cost them 15-20% on an
-    // H200 (code layout and registers of the hot path).
-    if constexpr (sizeof(Store) == 2 && N % k4 == 0) {
-      if (L.block == k4) return load_blocks<Store, N, k4>(data, L, s, obj, out);
-    }
-#if !defined(__CUDA_ARCH__)
-  // Tiled is a CPU layout, kept out of device code, where a never-taken path costs (see above);
-  // no field in device memory is tiled (require_host_order).
+#ifdef __CUDA_ARCH__
+  // Device fields are blocked or site-major (require_host_order refuses tiled), N == L.nreals.
+  if (BlockedOnDevice || L.order == FieldOrder::blocked)
+    return load_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, out);
+  const Store* p = data + (s * L.nobj + obj) * N;
+  GLUON_UNROLL
+  for (int r = 0; r < N; ++r) out[r] = p[r];
+#else
+  if (L.order == FieldOrder::blocked && L.block == blocked_block<Store, N>()) {
+    return load_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, out);
   } else if (L.order == FieldOrder::tiled) {  // the object's N reals are W apart
     const std::int64_t t = s / L.block;
     const Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
     GLUON_UNROLL
     for (int r = 0; r < N; ++r) out[r] = p[r * L.block];
     return;
-#endif
   } else if (L.order == FieldOrder::site_major && L.nreals == N) {  // the object's N reals are contiguous
     const Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
@@ -135,29 +160,25 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
     return;
   }
   for (int r = 0; r < N; ++r) out[r] = data[L.offset(s, obj, r)];
+#endif
 }
-template <class Store, int N>
+template <class Store, int N, bool BlockedOnDevice = false>
 GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t s, int obj, const Store* in) {
-  if (L.order == FieldOrder::blocked) {
-    constexpr int k16 = 16 / static_cast<int>(sizeof(Store)), k8 = 8 / static_cast<int>(sizeof(Store)),
-                  k4 = 4 / static_cast<int>(sizeof(Store));
-    if constexpr (N % k16 == 0) {
-      if (L.block == k16) return store_blocks<Store, N, k16>(data, L, s, obj, in);
-    }
-    if constexpr (k8 >= 1 && N % k8 == 0) {
-      if (L.block == k8) return store_blocks<Store, N, k8>(data, L, s, obj, in);
-    }
-    if constexpr (sizeof(Store) == 2 && N % k4 == 0) {
-      if (L.block == k4) return store_blocks<Store, N, k4>(data, L, s, obj, in);
-    }
-#if !defined(__CUDA_ARCH__)
+#ifdef __CUDA_ARCH__
+  if (BlockedOnDevice || L.order == FieldOrder::blocked)
+    return store_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, in);
+  Store* p = data + (s * L.nobj + obj) * N;
+  GLUON_UNROLL
+  for (int r = 0; r < N; ++r) p[r] = in[r];
+#else
+  if (L.order == FieldOrder::blocked && L.block == blocked_block<Store, N>()) {
+    return store_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, in);
   } else if (L.order == FieldOrder::tiled) {
     const std::int64_t t = s / L.block;
     Store* p = data + ((t * L.nobj + obj) * L.nreals) * L.block + (s - t * L.block);
     GLUON_UNROLL
     for (int r = 0; r < N; ++r) p[r * L.block] = in[r];
     return;
-#endif
   } else if (L.order == FieldOrder::site_major && L.nreals == N) {
     Store* p = data + (s * L.nobj + obj) * N;
     GLUON_UNROLL
@@ -165,16 +186,21 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
     return;
   }
   for (int r = 0; r < N; ++r) data[L.offset(s, obj, r)] = in[r];
+#endif
 }
 
-// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly;
-// for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
+// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly
+// (blocked_block; InputError at 2^32 blocks or more); for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);
 
 // InputError naming `what` when a field in device memory asks for the tiled order (a CPU layout,
 // which device code does not read). Called by the field constructors.
 void require_host_order(FieldOrder order, bool device_memory, const char* what);
+
+// Error naming `what` unless the layout is blocked: the stencil kernels' device code reads the
+// blocked order only (BlockedOnDevice accessors); their launchers call this on the GPU.
+void require_blocked(const FieldLayout& layout, const char* what);
 
 // "site_major", "blocked", "tiled" (host)
 const char* to_string(FieldOrder order);

@@ -9,6 +9,8 @@
 //                             (reconstruct.h); storing into them assumes m is in SU(3).
 //                             load_real/store_real give the raw stored reals (decoded with the
 //                             slot's half scale), for conversions that keep the compression.
+//                             BlockedOnDevice: device code assumes the blocked order, the only one
+//                             a stencil kernel then compiles (field_layout.h).
 //   RealCodec<Store>          stored <-> computed real, with a scale for half storage
 //   dispatch_gauge(field, f)  calls f(accessor) with the accessor matching the field's run-time
 //                             precision and compression, so a kernel is written once as a template.
@@ -51,7 +53,7 @@ template <> struct RealCodec<std::int16_t> {
 
 template <class Store> inline constexpr bool is_half_store = std::is_same_v<Store, std::int16_t>;
 
-template <class Store, Reconstruct R>
+template <class Store, Reconstruct R, bool BlockedOnDevice = false>
 struct GaugeAccessor {
   using store_type = Store;
   using real = typename compute_of<Store>::type;
@@ -86,7 +88,7 @@ struct GaugeAccessor {
   }
   GLUON_HD_INLINE void decode(std::int64_t s, int mu, real* v) const {
     Store raw[nreals];
-    load_reals<Store, nreals>(data, layout, s, mu, raw);
+    load_reals<Store, nreals, BlockedOnDevice>(data, layout, s, mu, raw);
     GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(raw[r], half_scale<R>(r));
   }
@@ -99,12 +101,12 @@ struct GaugeAccessor {
     Store raw[nreals];
     GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) raw[r] = RealCodec<Store>::encode(v[r], half_scale<R>(r));
-    store_reals<Store, nreals>(data, layout, s, mu, raw);
+    store_reals<Store, nreals, BlockedOnDevice>(data, layout, s, mu, raw);
   }
 };
 
-template <class Store, Reconstruct R>
-GaugeAccessor<Store, R> make_accessor(GaugeField& u) {
+template <class Store, Reconstruct R, bool BlockedOnDevice = false>
+GaugeAccessor<Store, R, BlockedOnDevice> make_accessor(GaugeField& u) {
   return {static_cast<Store*>(u.data()), u.layout()};
 }
 

@@ -15,6 +15,8 @@
 //                                 intermediate (the Wilson hop: to the projected half spinor).
 //                                 Real r of a site is (spin * 3 + colour) * 2 + (0 re, 1 im), the
 //                                 order of the canonical Spinor<double> in memory.
+//                                 BlockedOnDevice: device code assumes the blocked order, the only
+//                                 one a stencil kernel then compiles (field_layout.h).
 //   spinor_real(v, r)             real r of a Spinor or ColorVector (reference), GLUON_HD
 //   dispatch_spinor(field, f)     calls f(accessor) with the accessor matching the field's
 //                                 run-time precision and nspin.
@@ -51,7 +53,7 @@ template <class T> GLUON_HD_INLINE const T& spinor_real(const ColorVector<T>& v,
 template <class T, int nspin>
 using spinor_value_t = std::conditional_t<nspin == 4, Spinor<T>, ColorVector<T>>;
 
-template <class Store, int nspin>
+template <class Store, int nspin, bool BlockedOnDevice = false>
 struct SpinorAccessor {
   static_assert(nspin == 4 || nspin == 1, "nspin is 4 (Dirac) or 1 (staggered)");
   using store_type = Store;
@@ -96,7 +98,7 @@ struct SpinorAccessor {
   template <class Decode>
   GLUON_HD_INLINE value_type build(std::int64_t s, Decode decode) const {
     Store raw[nreals];
-    load_reals<Store, nreals>(data, layout, s, 0, raw);
+    load_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
     auto z = [&](int k) {  // complex number k = spin * 3 + colour
       return Complex<real>(decode(raw[2 * k]), decode(raw[2 * k + 1]));
     };
@@ -124,18 +126,18 @@ struct SpinorAccessor {
       Store raw[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = round_to_half(static_cast<float>(spinor_real(v, r)) * k);
-      store_reals<Store, nreals>(data, layout, s, 0, raw);
+      store_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
     } else {
       Store raw[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = static_cast<Store>(spinor_real(v, r));
-      store_reals<Store, nreals>(data, layout, s, 0, raw);
+      store_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
     }
   }
 };
 
-template <class Store, int nspin>
-SpinorAccessor<Store, nspin> make_spinor_accessor(SpinorField& f) {
+template <class Store, int nspin, bool BlockedOnDevice = false>
+SpinorAccessor<Store, nspin, BlockedOnDevice> make_spinor_accessor(SpinorField& f) {
   return {static_cast<Store*>(f.data()), f.norms(), f.layout()};
 }
 

@@ -239,14 +239,23 @@ struct StaggeredExteriorKernel {
   }
 };
 
+// The accessors assume the blocked order in device code (field_layout.h: one load path per
+// field, which the launcher checks).
 template <class Store, class GA, class LA, bool Improved>
 void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
-  using SA = SpinorAccessor<Store, 1>;
+  using SA = SpinorAccessor<Store, 1, true>;
   using real = typename SA::real;
+  if (a.ex->on_device()) {
+    require_blocked(a.fat->layout(), "staggered dslash: the fat (or thin) links");
+    if (a.longlinks) require_blocked(a.longlinks->layout(), "staggered dslash: the long links");
+    require_blocked(a.out->layout(), "staggered dslash: the output");
+    require_blocked(a.in->layout(), "staggered dslash: the input");
+    if (a.x) require_blocked(a.x->layout(), "staggered dslash: the x vector");
+  }
   StaggeredDslashKernel<SA, GA, LA, Improved> k{};
-  k.out = make_spinor_accessor<Store, 1>(*a.out);
-  k.in = make_spinor_accessor<Store, 1>(const_cast<SpinorField&>(*a.in));
-  k.x = a.x ? make_spinor_accessor<Store, 1>(const_cast<SpinorField&>(*a.x)) : k.in;
+  k.out = make_spinor_accessor<Store, 1, true>(*a.out);
+  k.in = make_spinor_accessor<Store, 1, true>(const_cast<SpinorField&>(*a.in));
+  k.x = a.x ? make_spinor_accessor<Store, 1, true>(const_cast<SpinorField&>(*a.x)) : k.in;
   k.fat = fat;
   k.lng = lng;
   k.idx = a.indexer;
@@ -312,29 +321,29 @@ void launch_staggered_dslash_impl(const StaggeredLaunch& a) {
   if (!a.longlinks) {
     switch (fat.params().reconstruct) {
       case Reconstruct::r18: {
-        auto f = make_accessor<Store, Reconstruct::r18>(fat);
+        auto f = make_accessor<Store, Reconstruct::r18, true>(fat);
         return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
       }
       case Reconstruct::r12: {
-        auto f = make_accessor<Store, Reconstruct::r12>(fat);
+        auto f = make_accessor<Store, Reconstruct::r12, true>(fat);
         return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
       }
       case Reconstruct::r8: {
-        auto f = make_accessor<Store, Reconstruct::r8>(fat);
+        auto f = make_accessor<Store, Reconstruct::r8, true>(fat);
         return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
       }
     }
     throw Error("staggered dslash: unknown reconstruct of the links");
   }
   GaugeField& lng = const_cast<GaugeField&>(*a.longlinks);
-  auto f = make_accessor<Store, Reconstruct::r18>(fat);
+  auto f = make_accessor<Store, Reconstruct::r18, true>(fat);
   switch (lng.params().reconstruct) {
     case Reconstruct::r18: {
-      auto l = make_accessor<Store, Reconstruct::r18>(lng);
+      auto l = make_accessor<Store, Reconstruct::r18, true>(lng);
       return launch_dslash_typed<Store, decltype(f), decltype(l), true>(a, f, l);
     }
     case Reconstruct::r12: {
-      auto l = make_accessor<Store, Reconstruct::r12>(lng);
+      auto l = make_accessor<Store, Reconstruct::r12, true>(lng);
       return launch_dslash_typed<Store, decltype(f), decltype(l), true>(a, f, l);
     }
     case Reconstruct::r8: break;

@@ -6,6 +6,7 @@
 // the link multiplies 2 colour vectors and the other two spin rows are rebuilt from them.
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <string>
 
 #include "gluon/qcd/dirac/clover_field.h"
@@ -64,11 +65,13 @@ GLUON_HD_INLINE void scale_cv(ColorVector<T>& v, T s) {
 // epilogue touches the clover field at all is compile-time (site<Clover>, launched through
 // WilsonBody): the clover product holds 72 more reals live, and a kernel is allocated the
 // registers of its fattest path, so the plain Wilson dslash must not carry it.
+// The accessors assume the blocked order in device code (field_layout.h: one load path per
+// field; make_wilson_kernel checks the fields).
 template <class Store, Reconstruct R>
 struct WilsonDslashKernel {
-  using G = GaugeAccessor<Store, R>;
-  using S = SpinorAccessor<Store, 4>;
-  using C = CloverAccessor<Store>;
+  using G = GaugeAccessor<Store, R, true>;
+  using S = SpinorAccessor<Store, 4, true>;
+  using C = CloverAccessor<Store, true>;
   using real = typename G::real;
 
   G u;
@@ -229,26 +232,34 @@ struct WilsonBody : K {
 };
 
 // The body kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm): the
-// dslash is latency-bound (Nsight Compute on an H200, single r12: 80 registers, 37.5% occupancy,
-// 67% of cycles with no eligible warp, DRAM at 55%). Capping registers lets more warps hide the
-// loads, at the risk of spills; run_wilson_dslash times both and keeps the faster (tune cache).
+// dslash is latency-bound (Nsight Compute on an H200, single r12: 37.5-40% occupancy, 65% of
+// cycles with no eligible warp). With one load path per field (BlockedOnDevice accessors) nvcc
+// hoists the loads of several hops ahead of their use: more bytes in flight per warp, but more
+// registers (sm_90, single r12: 159 uncapped; clover single 95, double 156, half 80). A floor
+// caps the registers for more warps, at the risk of spills. Which is faster is measured, not
+// guessed: run_wilson_dslash times the plain kernel and each floor of the list (choose_variant,
+// kept in the tune cache).
 template <class K, int Blocks>
 struct OccupancyFloor : K {
   static constexpr int min_blocks_per_sm = Blocks;
 };
-// Blocks of 128 per SM: 7 (72 registers; 64 spilled 360 bytes a thread in single r12) for
-// single and half, 6 (80) with the clover epilogue; double holds twice the reals: 4 (128).
-// The milder floor, one block fewer (85 / 102 / 170 registers), spills less where the strong one
-// spills hundreds of bytes (clover double: 448 bytes at 128 registers, 244 uncapped); the tuner
-// times all three (choose_variant) and keeps the fastest.
-template <class Store, bool Clover>
-constexpr int occupancy_floor_blocks() {
-  if constexpr (std::is_same_v<Store, double>) return 4;
-  else return Clover ? 6 : 7;
-}
-template <class Store, bool Clover>
-constexpr int mild_occupancy_floor_blocks() {
-  return occupancy_floor_blocks<Store, Clover>() - 1;
+// Floors tried, in blocks of 128 threads per SM (65536 / (128 B) registers: 3 -> 170, 4 -> 128,
+// 5 -> 102, 6 -> 85, 7 -> 73); double holds twice the reals. The CPU build has no variants.
+template <class Store>
+using occupancy_floors =
+#if GLUON_HAVE_CUDA
+    std::conditional_t<std::is_same_v<Store, double>, std::integer_sequence<int, 3, 4>,
+                       std::integer_sequence<int, 4, 5, 6, 7>>;
+#else
+    std::integer_sequence<int>;
+#endif
+
+// launch(kernel) for variant v: 0 the plain kernel, i > 0 the i-th floor of Floors.
+template <class KT, class Launch, int... Floors>
+void launch_variant(int v, const KT& kern, Launch&& launch, std::integer_sequence<int, Floors...>) {
+  if (v == 0) return launch(kern);
+  int i = 0;
+  ((++i == v ? launch(OccupancyFloor<KT, Floors>{kern}) : void()), ...);
 }
 
 // Pack: thread i < hf takes bottom-face site i (x_mu = 0) of the input parity and writes its
@@ -353,16 +364,23 @@ void run_wilson_face_op(const DslashCall& call, const WilsonDslashKernel<Store, 
 }
 
 template <class Store, Reconstruct R>
-WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
+WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   using K = WilsonDslashKernel<Store, R>;
   using real = typename K::real;
+  if (call.ex.on_device()) {
+    require_blocked(call.u->layout(), "wilson dslash: the gauge field");
+    require_blocked(call.out->layout(), "wilson dslash: the output spinor");
+    require_blocked(call.in->layout(), "wilson dslash: the input spinor");
+    if (call.x) require_blocked(call.x->layout(), "wilson dslash: the x spinor");
+    if (call.c) require_blocked(call.c->layout(), "wilson dslash: the clover field");
+  }
   K k;
-  k.u = u;
-  k.out = make_spinor_accessor<Store, 4>(*call.out);
-  k.in = make_spinor_accessor<Store, 4>(const_cast<SpinorField&>(*call.in));
-  k.x = call.x ? make_spinor_accessor<Store, 4>(const_cast<SpinorField&>(*call.x)) : k.out;
-  if (call.c) k.clov = make_clover_accessor<Store>(const_cast<CloverField&>(*call.c));
-  else k.clov = CloverAccessor<Store>{nullptr, nullptr, FieldLayout{}};
+  k.u = make_accessor<Store, R, true>(const_cast<GaugeField&>(*call.u));
+  k.out = make_spinor_accessor<Store, 4, true>(*call.out);
+  k.in = make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.in));
+  k.x = call.x ? make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.x)) : k.out;
+  if (call.c) k.clov = make_clover_accessor<Store, true>(const_cast<CloverField&>(*call.c));
+  else k.clov = typename K::C{nullptr, nullptr, FieldLayout{}};
   k.idx = call.u->geometry().indexer();
   k.stride[0] = 1;
   for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
@@ -387,9 +405,9 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call, const Ga
 }
 
 template <class Store, Reconstruct R>
-void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u) {
-  if (call.op != DslashCall::body) return run_wilson_face_op(call, make_wilson_kernel(call, u));
-  const auto k = make_wilson_kernel(call, u);
+void run_wilson_dslash(const DslashCall& call) {
+  if (call.op != DslashCall::body) return run_wilson_face_op(call, make_wilson_kernel<Store, R>(call));
+  const auto k = make_wilson_kernel<Store, R>(call);
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
   runtime::TuneSpec spec;
   spec.label = "wilson_dslash";
@@ -398,14 +416,11 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
   spec.aux += " mode " + std::to_string(call.view.mode);
   auto run = [&](const auto& kern) {
     using KT = std::decay_t<decltype(kern)>;
-    const OccupancyFloor<KT, occupancy_floor_blocks<Store, KT::clover>()> floored{kern};
-    const OccupancyFloor<KT, mild_occupancy_floor_blocks<Store, KT::clover>()> mild{kern};
+    using floors = occupancy_floors<Store>;
     auto go = [&](int v) {
-      if (v == 1) runtime::parallel_for(call.ex, spec, k.idx.half, floored);
-      else if (v == 2) runtime::parallel_for(call.ex, spec, k.idx.half, mild);
-      else runtime::parallel_for(call.ex, spec, k.idx.half, kern);
+      launch_variant(v, kern, [&](const auto& f) { runtime::parallel_for(call.ex, spec, k.idx.half, f); }, floors{});
     };
-    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 3, go));
+    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 1 + static_cast<int>(floors::size()), go));
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
@@ -414,11 +429,10 @@ void run_wilson_dslash(const DslashCall& call, const GaugeAccessor<Store, R>& u)
 
 template <class Store>
 void launch_wilson_dslash_store(const DslashCall& call) {
-  GaugeField& u = const_cast<GaugeField&>(*call.u);
-  switch (u.params().reconstruct) {
-    case Reconstruct::r18: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r18>(u));
-    case Reconstruct::r12: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r12>(u));
-    case Reconstruct::r8: return run_wilson_dslash(call, make_accessor<Store, Reconstruct::r8>(u));
+  switch (call.u->params().reconstruct) {
+    case Reconstruct::r18: return run_wilson_dslash<Store, Reconstruct::r18>(call);
+    case Reconstruct::r12: return run_wilson_dslash<Store, Reconstruct::r12>(call);
+    case Reconstruct::r8: return run_wilson_dslash<Store, Reconstruct::r8>(call);
   }
   throw Error("wilson dslash: unknown reconstruct");
 }

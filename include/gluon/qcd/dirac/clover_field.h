@@ -125,7 +125,7 @@ class CloverField {
   runtime::Buffer data_, norm_;
 };
 
-template <class Store>
+template <class Store, bool BlockedOnDevice = false>
 struct CloverAccessor {
   using store_type = Store;
   using real = typename compute_of<Store>::type;
@@ -140,7 +140,7 @@ struct CloverAccessor {
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[2 * s + b];
     Store raw[kCloverBlockReals];
-    load_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
+    load_reals<Store, kCloverBlockReals, BlockedOnDevice>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
     for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
     return v;
   }
@@ -155,17 +155,17 @@ struct CloverAccessor {
       const float inv = mx > 0.0f ? 1.0f / mx : 0.0f;
       Store raw[kCloverBlockReals];
       for (int r = 0; r < kCloverBlockReals; ++r) raw[r] = to_half(static_cast<float>(v.real_at(r)), inv);
-      store_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);
+      store_reals<Store, kCloverBlockReals, BlockedOnDevice>(data, layout, s, b, raw);
     } else {
       Store raw[kCloverBlockReals];
       for (int r = 0; r < kCloverBlockReals; ++r) raw[r] = static_cast<Store>(v.real_at(r));
-      store_reals<Store, kCloverBlockReals>(data, layout, s, b, raw);
+      store_reals<Store, kCloverBlockReals, BlockedOnDevice>(data, layout, s, b, raw);
     }
   }
 };
 
-template <class Store>
-CloverAccessor<Store> make_clover_accessor(CloverField& c) {
+template <class Store, bool BlockedOnDevice = false>
+CloverAccessor<Store, BlockedOnDevice> make_clover_accessor(CloverField& c) {
   return {static_cast<Store*>(c.data()), c.norms(), c.layout()};
 }
 
