@@ -43,7 +43,7 @@ void require_host_order(FieldOrder order, bool device_memory, const char* what) 
 
 void require_blocked(const FieldLayout& layout, const char* what) {
   if (layout.order != FieldOrder::blocked)
-    throw Error(std::string(what) + ": a stencil kernel on the GPU reads the blocked field order, found " +
+    throw InputError(std::string(what) + ": a stencil kernel on the GPU reads the blocked field order, found " +
                 to_string(layout.order));
 }
 

@@ -198,7 +198,7 @@ FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, 
 // which device code does not read). Called by the field constructors.
 void require_host_order(FieldOrder order, bool device_memory, const char* what);
 
-// Error naming `what` unless the layout is blocked: the stencil kernels' device code reads the
+// InputError naming `what` unless the layout is blocked: the stencil kernels' device code reads the
 // blocked order only (BlockedOnDevice accessors); their launchers call this on the GPU.
 void require_blocked(const FieldLayout& layout, const char* what);
 

@@ -111,6 +111,7 @@ void check_vector(const SpinorField& f, const Geometry& g, Precision prec, const
     throw InputError(std::string("staggered operator: ") + what + " is on " + f.geometry().to_string() +
                      ", the operator on " + g.to_string());
   if (f.data() == nullptr) throw InputError(std::string("staggered operator: ") + what + " is not allocated");
+  if (ex.on_device()) require_blocked(f.layout(), (std::string("staggered operator (") + what + ")").c_str());
   detail::require_memory_for(p.space, p.device, ex, std::string("staggered operator (") + what + ")");
 }
 
@@ -209,6 +210,9 @@ StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, cons
 }
 
 void StaggeredDirac::init_common(FieldOrder order) {
+  if (exec_.on_device() && order != FieldOrder::blocked)
+    throw InputError(std::string("staggered operator on the GPU: the field order must be blocked (the kernels read "
+                                 "no other), found ") + to_string(order));
   order_ = order;
   const Geometry& g = fat_.geometry();
   const int depth = improved_ ? 3 : 1;

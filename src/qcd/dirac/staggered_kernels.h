@@ -20,6 +20,7 @@
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
 #include "face_indexer.h"
+#include "occupancy_floor.h"
 #include "staggered_dslash.h"
 
 namespace gluon::qcd::detail {
@@ -54,6 +55,7 @@ struct StaggeredDslashKernel {
   GA fat;
   LA lng;
   SiteIndexer idx;
+  std::int64_t stride[4];  // lexicographic stride of direction mu
   int origin_parity[4];  // parity of origin_0 + ... + origin_{mu-1} (global eta from local coords)
   int antiperiodic[4];   // 1: hops across the boundary in mu pick up -1
   std::int64_t first;    // eo index of the first output site of the launch
@@ -71,48 +73,50 @@ struct StaggeredDslashKernel {
   const real* gb[4];
   FaceIndexer face;
 
-  // eo index of x moved by d in direction mu (periodic) and the number of wraps (0 or 1 for
-  // |d| <= extent; more only on extents below 3, counted exactly).
-  GLUON_HD_INLINE std::int64_t hop(const int xc[4], int mu, int d, int& wraps) const {
-    int y[4] = {xc[0], xc[1], xc[2], xc[3]};
-    int v = y[mu] + d;
+  // The hops of direction mu at distance dist (1 fat, 3 long), mu and dist compile-time so that
+  // the coordinates stay in registers (a run-time mu put them in a local-memory frame) and nvcc
+  // can issue the loads of several hops ahead. The neighbour's eo index follows from the
+  // lexicographic one: an odd hop flips the parity and, extents being even, so does a wrap.
+  // Extents are >= 2, so a hop of 3 wraps at most twice (counted exactly: the boundary sign).
+  template <int mu, int dist, class A>
+  GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int* xc, std::int64_t eo,
+                                std::int64_t lex, std::int64_t other, bool eta_neg) const {
     const int L = idx.dims[mu];
-    wraps = 0;
-    while (v >= L) {
-      v -= L;
-      ++wraps;
+    {
+      int v = xc[mu] + dist, w = 0;
+      if (v >= L) v -= L, ++w;
+      if (dist > 1 && v >= L) v -= L, ++w;
+      if (cut[mu] & int(w != 0)) {  // no short circuit on the per-site wrap: cut is uniform
+        if (mode == 1) add_forward_ghost(acc, links, xc, eo, mu, dist, eta_neg);
+      } else {
+        const std::int64_t nb = other + ((lex + static_cast<std::int64_t>(v - xc[mu]) * stride[mu]) >> 1);
+        const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
+        const auto u = links.load(eo, mu);
+        stag_accumulate(acc, u * in.load(nb - in_base), neg);
+      }
     }
-    while (v < 0) {
-      v += L;
-      ++wraps;
+    {
+      int v = xc[mu] - dist, w = 0;
+      if (v < 0) v += L, ++w;
+      if (dist > 1 && v < 0) v += L, ++w;
+      if (cut[mu] & int(w != 0)) {
+        if (mode == 1) add_backward_ghost(acc, xc, mu, dist, eta_neg);
+      } else {
+        const std::int64_t nb = other + ((lex + static_cast<std::int64_t>(v - xc[mu]) * stride[mu]) >> 1);
+        // The backward term enters with a minus sign.
+        const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
+        const auto u = links.load(nb, mu);
+        stag_accumulate(acc, adj_mul(u, in.load(nb - in_base)), neg);
+      }
     }
-    y[mu] = v;
-    return idx.eo_index(y);
   }
 
-  template <class A>
-  GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int xc[4],
-                                std::int64_t eo, int mu, int dist, bool eta_neg) const {
-    const int L = idx.dims[mu];
-    if (cut[mu] && xc[mu] + dist >= L) {
-      if (mode == 1) add_forward_ghost(acc, links, xc, eo, mu, dist, eta_neg);
-    } else {
-      int wf = 0;
-      const std::int64_t fwd = hop(xc, mu, dist, wf);
-      const bool neg_f = eta_neg != ((wf & antiperiodic[mu]) != 0);
-      const auto uf = links.load(eo, mu);
-      stag_accumulate(acc, uf * in.load(fwd - in_base), neg_f);
-    }
-    if (cut[mu] && xc[mu] - dist < 0) {
-      if (mode == 1) add_backward_ghost(acc, xc, mu, dist, eta_neg);
-    } else {
-      int wb = 0;
-      const std::int64_t bwd = hop(xc, mu, -dist, wb);
-      // The backward term enters with a minus sign.
-      const bool neg_b = !(eta_neg != ((wb & antiperiodic[mu]) != 0));
-      const auto ub = links.load(bwd, mu);
-      stag_accumulate(acc, adj_mul(ub, in.load(bwd - in_base)), neg_b);
-    }
+  template <int mu>
+  GLUON_HD_INLINE void hops(ColorVector<real>& af, ColorVector<real>& al, const int* xc, std::int64_t eo,
+                            std::int64_t lex, std::int64_t other, int eta) const {
+    const bool eta_neg = ((eta + origin_parity[mu]) & 1) != 0;
+    hop_term<mu, 1>(af, fat, xc, eo, lex, other, eta_neg);
+    if constexpr (Improved) hop_term<mu, 3>(al, lng, xc, eo, lex, other, eta_neg);
   }
 
   template <class A>
@@ -141,12 +145,13 @@ struct StaggeredDslashKernel {
     int xc[4];
     idx.coords(eo, xc);
     ColorVector<real> af{}, al{};
-    int eta = 0;  // parity of (global) x_0 + ... + x_{mu-1}
-    for (int mu = 0; mu < 4 && hopping; ++mu) {
-      const bool eta_neg = ((eta + origin_parity[mu]) & 1) != 0;
-      hop_term(af, fat, xc, eo, mu, 1, eta_neg);
-      if constexpr (Improved) hop_term(al, lng, xc, eo, mu, 3, eta_neg);
-      eta += xc[mu];
+    if (hopping) {
+      const std::int64_t lex = idx.lex(xc);
+      const std::int64_t other = eo >= idx.half ? 0 : idx.half;  // the neighbours' parity block
+      hops<0>(af, al, xc, eo, lex, other, 0);  // eta_mu: parity of (global) x_0 + ... + x_{mu-1}
+      hops<1>(af, al, xc, eo, lex, other, xc[0]);
+      hops<2>(af, al, xc, eo, lex, other, xc[0] + xc[1]);
+      hops<3>(af, al, xc, eo, lex, other, xc[0] + xc[1] + xc[2]);
     }
     ColorVector<real> r;
     for (int c = 0; c < 3; ++c) {
@@ -259,6 +264,8 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   k.fat = fat;
   k.lng = lng;
   k.idx = a.indexer;
+  k.stride[0] = 1;
+  for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
   for (int mu = 0; mu < 4; ++mu) {
     k.origin_parity[mu] = a.origin_parity[mu];
     k.antiperiodic[mu] = a.antiperiodic[mu];
@@ -311,7 +318,11 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   spec.label = Improved ? "improved_staggered_dslash" : "staggered_dslash";
   spec.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
   spec.aux = a.x ? "xpay" : "";
-  runtime::parallel_for(*a.ex, spec, a.count, k);
+  using floors = occupancy_floors<Store>;
+  auto go = [&](int v) {
+    launch_variant(v, k, [&](const auto& f) { runtime::parallel_for(*a.ex, spec, a.count, f); }, floors{});
+  };
+  go(runtime::choose_variant<K>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
 }
 
 // Naive: thin links r18/r12/r8. Improved: fat r18, long r18/r12 (checked by the caller).

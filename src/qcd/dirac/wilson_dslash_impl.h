@@ -18,6 +18,7 @@
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
 #include "face_indexer.h"
+#include "occupancy_floor.h"
 #include "wilson_internal.h"
 
 namespace gluon::qcd::detail {
@@ -230,37 +231,6 @@ struct WilsonBody : K {
   static constexpr bool clover = Clover;
   GLUON_HD void operator()(std::int64_t i) const { this->template site<Clover>(i); }
 };
-
-// The body kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm): the
-// dslash is latency-bound (Nsight Compute on an H200, single r12: 37.5-40% occupancy, 65% of
-// cycles with no eligible warp). With one load path per field (BlockedOnDevice accessors) nvcc
-// hoists the loads of several hops ahead of their use: more bytes in flight per warp, but more
-// registers (sm_90, single r12: 159 uncapped; clover single 95, double 156, half 80). A floor
-// caps the registers for more warps, at the risk of spills. Which is faster is measured, not
-// guessed: run_wilson_dslash times the plain kernel and each floor of the list (choose_variant,
-// kept in the tune cache).
-template <class K, int Blocks>
-struct OccupancyFloor : K {
-  static constexpr int min_blocks_per_sm = Blocks;
-};
-// Floors tried, in blocks of 128 threads per SM (65536 / (128 B) registers: 3 -> 170, 4 -> 128,
-// 5 -> 102, 6 -> 85, 7 -> 73); double holds twice the reals. The CPU build has no variants.
-template <class Store>
-using occupancy_floors =
-#if GLUON_HAVE_CUDA
-    std::conditional_t<std::is_same_v<Store, double>, std::integer_sequence<int, 3, 4>,
-                       std::integer_sequence<int, 4, 5, 6, 7>>;
-#else
-    std::integer_sequence<int>;
-#endif
-
-// launch(kernel) for variant v: 0 the plain kernel, i > 0 the i-th floor of Floors.
-template <class KT, class Launch, int... Floors>
-void launch_variant(int v, const KT& kern, Launch&& launch, std::integer_sequence<int, Floors...>) {
-  if (v == 0) return launch(kern);
-  int i = 0;
-  ((++i == v ? launch(OccupancyFloor<KT, Floors>{kern}) : void()), ...);
-}
 
 // Pack: thread i < hf takes bottom-face site i (x_mu = 0) of the input parity and writes its
 // projection (1 -+ g_mu) psi for the -mu neighbour; thread hf + i takes top-face site i and

@@ -26,7 +26,8 @@
 //     Full form: M = m + D on all sites, prepare/reconstruct copy.
 //
 //   Storage: links are converted once, at construction, to the operator's precision
-//   (double/single/half), order (site_major on the CPU, blocked on the GPU by default) and the
+//   (double/single/half), order (site_major on the CPU by default; blocked on the GPU, the only
+//   order the GPU kernels read: anything else is an InputError) and the
 //   Exec's memory space. The phases are applied in the kernel, so the stored links stay plain:
 //     thin (naive) links: DiracParams::reconstruct r18, r12 or r8 (they must be SU(3));
 //     fat links: r18 only (not unitary; r12/r8 are refused with an InputError);
@@ -39,7 +40,8 @@
 //     (exact in double/single; keeps half precision, whose entries lie in [-1, 1], in range) and
 //     the kernel multiplies back.
 //   Fields: vector_params() is nspin 1, the operator's precision and order, even sites (even-odd)
-//     or all sites; operations also accept fields of other orders/pads of the same precision.
+//     or all sites; operations also accept fields of other pads (on the CPU: other orders) of
+//     the same precision.
 //   M, Mdag, prepare and reconstruct use one cached temporary: an operator must not be used by
 //     two threads at once. Work is queued on exec().stream (no synchronisation at the end).
 //

@@ -73,6 +73,8 @@ __global__ void for_kernel(std::int64_t n, const __grid_constant__ F f) {
 // Occupancy floor: a functor declaring `static constexpr int min_blocks_per_sm = B;` (B > 0) runs
 // with __launch_bounds__(128, B), so ptxas keeps its registers at or below 65536 / (128 B): more
 // warps in flight for latency-bound stencils, at the risk of spills (measure: choose_variant).
+// (__maxnreg__ caps registers more finely, but ptxas spilled far more under it: Wilson single
+// at 80 registers, 256 bytes against 28 under __launch_bounds__(128, 6).)
 template <class F>
 constexpr int min_blocks_of() {
   if constexpr (requires { F::min_blocks_per_sm; }) return F::min_blocks_per_sm;

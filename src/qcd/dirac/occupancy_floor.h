@@ -1,0 +1,41 @@
+#pragma once
+// Private: occupancy variants of a stencil kernel, timed against each other by the tuner.
+#include <type_traits>
+#include <utility>
+
+namespace gluon::qcd::detail {
+
+// A stencil kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm): the
+// dslash is latency-bound (Nsight Compute on an H200, single r12: 37.5-40% occupancy, 65% of
+// cycles with no eligible warp). With one load path per field (BlockedOnDevice accessors) nvcc
+// hoists the loads of several hops ahead of their use: more bytes in flight per warp, but more
+// registers (sm_90, single r12: 159 uncapped; clover single 95, double 156, half 80). A floor
+// caps the registers for more warps, at the risk of spills. Which is faster is measured, not
+// guessed: the launchers (run_wilson_dslash, the staggered launch_dslash_typed) time the plain
+// kernel and each floor of the list (choose_variant, kept in the tune cache). First H200 run:
+// Wilson single fastest at 5 blocks (96 registers, 17% ahead of 159), half uncapped (80),
+// single r8 and clover half at 6 (80), clover single uncapped (95), double ~ at 3 (168).
+template <class K, int Blocks>
+struct OccupancyFloor : K {
+  static constexpr int min_blocks_per_sm = Blocks;
+};
+// Floors tried, in blocks of 128 threads per SM (65536 / (128 B) registers: 3 -> 170, 4 -> 128,
+// 5 -> 102, 6 -> 85, 7 -> 73, 8 -> 64); double holds twice the reals. The CPU build has none.
+template <class Store>
+using occupancy_floors =
+#if GLUON_HAVE_CUDA
+    std::conditional_t<std::is_same_v<Store, double>, std::integer_sequence<int, 3, 4, 5>,
+                       std::integer_sequence<int, 4, 5, 6, 7, 8>>;
+#else
+    std::integer_sequence<int>;
+#endif
+
+// launch(kernel) for variant v: 0 the plain kernel, i > 0 the i-th floor of Floors.
+template <class KT, class Launch, int... Floors>
+void launch_variant(int v, const KT& kern, Launch&& launch, std::integer_sequence<int, Floors...>) {
+  if (v == 0) return launch(kern);
+  int i = 0;
+  ((++i == v ? launch(OccupancyFloor<KT, Floors>{kern}) : void()), ...);
+}
+
+}  // namespace gluon::qcd::detail
