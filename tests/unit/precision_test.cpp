@@ -45,13 +45,6 @@ TEST(Precision, HalfRoundsToNearestStepAndSaturates) {
   }
 }
 
-// The device's conversion of stored half reals (an exponent trick instead of an I2F) gives the
-// exact value for every int16.
-TEST(Precision, HalfToFloatByBitsIsExactForEveryInt16) {
-  for (int v = -32768; v <= 32767; ++v)
-    ASSERT_EQ(half_to_float_by_bits(static_cast<std::int16_t>(v)), static_cast<float>(v)) << v;
-}
-
 TEST(Precision, ParseAndPrint) {
   EXPECT_EQ(parse_precision("double"), Precision::double_);
   EXPECT_EQ(parse_precision("fp32"), Precision::single);

@@ -77,7 +77,7 @@ struct SpinorAccessor {
   GLUON_HD_INLINE value_type load_unscaled(std::int64_t s, real& scale) const {
     if constexpr (is_half_store<Store>) {
       scale = norm[s] * (1.0f / kHalfMax);
-      return build(s, [](Store x) { return half_to_float(x); });
+      return build(s, [](Store x) { return static_cast<float>(x); });
     } else {
       scale = real(1);
       return load(s);
