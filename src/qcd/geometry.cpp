@@ -35,6 +35,12 @@ Geometry::Geometry(const Coords& global_dims, const Coords& grid, const Coords& 
   }
   indexer_.volume = static_cast<std::int64_t>(local_[0]) * local_[1] * local_[2] * local_[3];
   indexer_.half = indexer_.volume / 2;
+  // Kernels index the sites of a rank with 32-bit integers (SiteIndexer).
+  if (indexer_.volume > kMaxLocalVolume)
+    throw InputError("local lattice volume " + std::to_string(indexer_.volume) + " (" + std::to_string(local_[0]) +
+                     "x" + std::to_string(local_[1]) + "x" + std::to_string(local_[2]) + "x" +
+                     std::to_string(local_[3]) + ") exceeds " + std::to_string(kMaxLocalVolume) +
+                     " sites: split the lattice over more ranks");
 }
 
 std::int64_t Geometry::global_volume() const {

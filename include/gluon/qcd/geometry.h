@@ -23,6 +23,10 @@ namespace gluon::qcd {
 
 using Coords = std::array<int, 4>;
 
+// The largest local volume (sites of one rank): kernels index sites with 32-bit integers, which
+// is what keeps their index arithmetic and registers small (Geometry refuses larger boxes).
+inline constexpr std::int64_t kMaxLocalVolume = 0x7fffffff;
+
 struct SiteIndexer {
   int dims[4];          // local extents
   std::int64_t volume;  // local volume
@@ -41,10 +45,9 @@ struct SiteIndexer {
   GLUON_HD_INLINE void coords(std::int64_t eo, int x[4]) const {
     const int p = eo >= half ? 1 : 0;
     const std::int64_t l = 2 * (eo - p * half);
-    // 32-bit unsigned division when the volume allows: a 64-bit one is a long subroutine on the
-    // GPU, and every site of every stencil kernel pays three of them.
-    if (volume <= 0x7fffffff) split(static_cast<std::uint32_t>(l), x);
-    else split(static_cast<std::uint64_t>(l), x);
+    // 32-bit unsigned division (Geometry keeps volume <= kMaxLocalVolume): a 64-bit one is a
+    // long subroutine on the GPU, and every site of every stencil kernel pays three of them.
+    split(static_cast<std::uint32_t>(l), x);
     if (((x[0] + x[1] + x[2] + x[3]) & 1) != p) x[0] += 1;
   }
   // Lexicographic index l (x fastest) into coordinates, in the unsigned type U.

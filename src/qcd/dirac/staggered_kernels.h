@@ -55,7 +55,7 @@ struct StaggeredDslashKernel {
   GA fat;
   LA lng;
   SiteIndexer idx;
-  std::int64_t stride[4];  // lexicographic stride of direction mu
+  int stride[4];  // lexicographic stride of direction mu (sites are 32-bit: kMaxLocalVolume)
   int origin_parity[4];  // parity of origin_0 + ... + origin_{mu-1} (global eta from local coords)
   int antiperiodic[4];   // 1: hops across the boundary in mu pick up -1
   std::int64_t first;    // eo index of the first output site of the launch
@@ -79,8 +79,8 @@ struct StaggeredDslashKernel {
   // lexicographic one: an odd hop flips the parity and, extents being even, so does a wrap.
   // Extents are >= 2, so a hop of 3 wraps at most twice (counted exactly: the boundary sign).
   template <int mu, int dist, class A>
-  GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int* xc, std::int64_t eo,
-                                std::int64_t lex, std::int64_t other, bool eta_neg) const {
+  GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int* xc, int eo, int lex,
+                                int other, bool eta_neg) const {
     const int L = idx.dims[mu];
     {
       int v = xc[mu] + dist, w = 0;
@@ -89,7 +89,7 @@ struct StaggeredDslashKernel {
       if (cut[mu] & int(w != 0)) {  // no short circuit on the per-site wrap: cut is uniform
         if (mode == 1) add_forward_ghost(acc, links, xc, eo, mu, dist, eta_neg);
       } else {
-        const std::int64_t nb = other + ((lex + static_cast<std::int64_t>(v - xc[mu]) * stride[mu]) >> 1);
+        const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
         const auto u = links.load(eo, mu);
         stag_accumulate(acc, u * in.load(nb - in_base), neg);
@@ -102,7 +102,7 @@ struct StaggeredDslashKernel {
       if (cut[mu] & int(w != 0)) {
         if (mode == 1) add_backward_ghost(acc, xc, mu, dist, eta_neg);
       } else {
-        const std::int64_t nb = other + ((lex + static_cast<std::int64_t>(v - xc[mu]) * stride[mu]) >> 1);
+        const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         // The backward term enters with a minus sign.
         const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
         const auto u = links.load(nb, mu);
@@ -112,8 +112,8 @@ struct StaggeredDslashKernel {
   }
 
   template <int mu>
-  GLUON_HD_INLINE void hops(ColorVector<real>& af, ColorVector<real>& al, const int* xc, std::int64_t eo,
-                            std::int64_t lex, std::int64_t other, int eta) const {
+  GLUON_HD_INLINE void hops(ColorVector<real>& af, ColorVector<real>& al, const int* xc, int eo, int lex,
+                            int other, int eta) const {
     const bool eta_neg = ((eta + origin_parity[mu]) & 1) != 0;
     hop_term<mu, 1>(af, fat, xc, eo, lex, other, eta_neg);
     if constexpr (Improved) hop_term<mu, 3>(al, lng, xc, eo, lex, other, eta_neg);
@@ -141,13 +141,14 @@ struct StaggeredDslashKernel {
   }
 
   GLUON_HD void operator()(std::int64_t i) const {
-    const std::int64_t eo = first + i;
+    const int eo = static_cast<int>(first + i);
     int xc[4];
     idx.coords(eo, xc);
     ColorVector<real> af{}, al{};
     if (hopping) {
-      const std::int64_t lex = idx.lex(xc);
-      const std::int64_t other = eo >= idx.half ? 0 : idx.half;  // the neighbours' parity block
+      const int lex = xc[0] + stride[1] * xc[1] + stride[2] * xc[2] + stride[3] * xc[3];
+      const int half = static_cast<int>(idx.half);
+      const int other = eo >= half ? 0 : half;  // the neighbours' parity block
       hops<0>(af, al, xc, eo, lex, other, 0);  // eta_mu: parity of (global) x_0 + ... + x_{mu-1}
       hops<1>(af, al, xc, eo, lex, other, xc[0]);
       hops<2>(af, al, xc, eo, lex, other, xc[0] + xc[1]);

@@ -79,9 +79,12 @@ struct WilsonDslashKernel {
   S out, in, x;
   C clov;
   SiteIndexer idx;
-  std::int64_t stride[4];  // lexicographic stride of direction mu
+  // Site indices are 32-bit (Geometry: local volume <= kMaxLocalVolume): half the registers and
+  // integer instructions of 64-bit index arithmetic in a latency-bound kernel.
+  int half;       // sites of one parity
+  int stride[4];  // lexicographic stride of direction mu
   int parity;
-  std::int64_t out_shift, in_shift, x_shift;
+  int out_shift, in_shift, x_shift;
   real a;
   real fwd;  // -1: D (forward projector 1 - g_mu); +1: D^dagger
   real phase_f[4], phase_b[4];  // phase of a hop across the rank's +mu / -mu edge
@@ -95,7 +98,7 @@ struct WilsonDslashKernel {
 
   // C psi at site s, one chiral block at a time: block 1's 36 reals are loaded only after block
   // 0 is applied, so they are never live together (apply_clover takes both blocks loaded).
-  GLUON_HD_INLINE Spinor<real> clover_times(std::int64_t s, const Spinor<real>& psi) const {
+  GLUON_HD_INLINE Spinor<real> clover_times(int s, const Spinor<real>& psi) const {
     Spinor<real> r;
     Complex<real> v[6], o[6];
 #if defined(__CUDACC__)
@@ -114,15 +117,15 @@ struct WilsonDslashKernel {
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
   // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
   template <int mu>
-  GLUON_HD_INLINE void hop(Spinor<real>& acc, std::int64_t s, const int* c, std::int64_t lex) const {
-    const std::int64_t other = (1 - parity) * idx.half;
+  GLUON_HD_INLINE void hop(Spinor<real>& acc, int s, const int* c, int lex) const {
+    const int other = (1 - parity) * half;
     {
       const bool wrap = c[mu] == idx.dims[mu] - 1;
       if (cut[mu] & int(wrap)) {  // no short circuit on the per-site wrap: cut is uniform
         if (mode == 1) add_forward_ghost<mu>(acc, s, c);
       } else {
-        const std::int64_t nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
-        const std::int64_t nb = other + (nl >> 1);
+        const int nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
+        const int nb = other + (nl >> 1);
         real sc;  // half: the site's norm / 32767, applied to the 12 projected reals, not the 24
         const Spinor<real> p = in.load_unscaled(nb - in_shift, sc);
         ColorVector<real> h0, h1;
@@ -142,8 +145,8 @@ struct WilsonDslashKernel {
       if (cut[mu] & int(wrap)) {  // no short circuit on the per-site wrap: cut is uniform
         if (mode == 1) add_backward_ghost<mu>(acc, c);
       } else {
-        const std::int64_t nl = wrap ? lex + (idx.dims[mu] - 1) * stride[mu] : lex - stride[mu];
-        const std::int64_t nb = other + (nl >> 1);
+        const int nl = wrap ? lex + (idx.dims[mu] - 1) * stride[mu] : lex - stride[mu];
+        const int nb = other + (nl >> 1);
         real sc;
         const Spinor<real> p = in.load_unscaled(nb - in_shift, sc);
         ColorVector<real> h0, h1;
@@ -168,7 +171,7 @@ struct WilsonDslashKernel {
   }
   // From the +mu neighbour: (1 -+ g_mu) psi(x + mu), projected there; transported here.
   template <int mu>
-  GLUON_HD_INLINE void add_forward_ghost(Spinor<real>& acc, std::int64_t s, const int* c) const {
+  GLUON_HD_INLINE void add_forward_ghost(Spinor<real>& acc, int s, const int* c) const {
     ColorVector<real> h0, h1;
     load_half(gf[mu], face.index(c, mu, 0), h0, h1);
     scale_cv(h0, phase_f[mu]);
@@ -190,10 +193,10 @@ struct WilsonDslashKernel {
   // Clover).
   template <bool Clover>
   GLUON_HD_INLINE void site(std::int64_t i) const {
-    const std::int64_t s = parity * idx.half + i;
+    const int s = parity * half + static_cast<int>(i);
     int c[4];
     idx.coords(s, c);
-    const std::int64_t lex = idx.lex(c);
+    const int lex = c[0] + stride[1] * c[1] + stride[2] * c[2] + stride[3] * c[3];
     Spinor<real> acc;
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) acc.s[sp].c[k] = Complex<real>(real(0), real(0));
@@ -205,23 +208,23 @@ struct WilsonDslashKernel {
     Spinor<real> r;
     if constexpr (Clover) {
       if (fuse == kFuseCloverOnX) {  // C x + a D in
-        r = clover_times(s, x.load(i + parity * idx.half - x_shift));
+        r = clover_times(s, x.load(s - x_shift));
         for (int sp = 0; sp < 4; ++sp)
           for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-        out.store(i + parity * idx.half - out_shift, r);
+        out.store(s - out_shift, r);
         return;
       }
       if (fuse == kFuseClover) acc = clover_times(s, acc);
     }
     if (has_x) {
-      r = x.load(i + parity * idx.half - x_shift);
+      r = x.load(s - x_shift);
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
     } else {
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
     }
-    out.store(i + parity * idx.half - out_shift, r);
+    out.store(s - out_shift, r);
   }
 };
 
@@ -352,12 +355,13 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   if (call.c) k.clov = make_clover_accessor<Store, true>(const_cast<CloverField&>(*call.c));
   else k.clov = typename K::C{nullptr, nullptr, FieldLayout{}};
   k.idx = call.u->geometry().indexer();
+  k.half = static_cast<int>(k.idx.half);
   k.stride[0] = 1;
   for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
   k.parity = call.parity;
-  k.out_shift = parity_shift(*call.out, call.parity);
-  k.in_shift = parity_shift(*call.in, 1 - call.parity);
-  k.x_shift = call.x ? parity_shift(*call.x, call.parity) : 0;
+  k.out_shift = static_cast<int>(parity_shift(*call.out, call.parity));
+  k.in_shift = static_cast<int>(parity_shift(*call.in, 1 - call.parity));
+  k.x_shift = call.x ? static_cast<int>(parity_shift(*call.x, call.parity)) : 0;
   k.a = static_cast<real>(call.a);
   k.mode = call.view.mode;
   k.face = FaceIndexer::of(k.idx);
