@@ -93,7 +93,32 @@ constexpr int blocked_block() {
   return 1;
 }
 
-template <class Store, int N, int K>
+#ifdef __CUDA_ARCH__
+// One block loaded with the evict-first hint (ld.global.cs): for data a kernel reads once, so that
+// it does not push data read again (a stencil's neighbour spinors) out of L1 and L2.
+template <class B>
+__device__ __forceinline__ B load_evict_first(const B* p) {
+  B w;
+  if constexpr (sizeof(B) == 16) {
+    const int4 v = __ldcs(reinterpret_cast<const int4*>(p));
+    memcpy(&w, &v, sizeof w);
+  } else if constexpr (sizeof(B) == 8) {
+    const int2 v = __ldcs(reinterpret_cast<const int2*>(p));
+    memcpy(&w, &v, sizeof w);
+  } else if constexpr (sizeof(B) == 4) {
+    const int v = __ldcs(reinterpret_cast<const int*>(p));
+    memcpy(&w, &v, sizeof w);
+  } else {
+    static_assert(sizeof(B) == 2, "blocks are 16, 8, 4 or 2 bytes");
+    const short v = __ldcs(reinterpret_cast<const short*>(p));
+    memcpy(&w, &v, sizeof w);
+  }
+  return w;
+}
+#endif
+
+// ReadOnce (device code): load with the evict-first hint (load_evict_first).
+template <class Store, int N, int K, bool ReadOnce = false>
 GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
   static_assert(N % K == 0, "a block must tile the object");
 #ifdef __CUDA_ARCH__
@@ -103,7 +128,9 @@ GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::i
   const unsigned first = static_cast<unsigned>(obj) * (N / K) * stride + static_cast<unsigned>(s);
   GLUON_UNROLL
   for (int b = 0; b < N / K; ++b) {
-    const B w = base[first + b * stride];
+    B w;
+    if constexpr (ReadOnce) w = load_evict_first(base + first + b * stride);
+    else w = base[first + b * stride];
     for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
   }
 #else
@@ -135,12 +162,12 @@ GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_
 #endif
 }
 
-template <class Store, int N, bool BlockedOnDevice = false>
+template <class Store, int N, bool BlockedOnDevice = false, bool ReadOnce = false>
 GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
 #ifdef __CUDA_ARCH__
   // Device fields are blocked or site-major (require_host_order refuses tiled), N == L.nreals.
   if (BlockedOnDevice || L.order == FieldOrder::blocked)
-    return load_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, out);
+    return load_blocks<Store, N, blocked_block<Store, N>(), ReadOnce>(data, L, s, obj, out);
   const Store* p = data + (s * L.nobj + obj) * N;
   GLUON_UNROLL
   for (int r = 0; r < N; ++r) out[r] = p[r];

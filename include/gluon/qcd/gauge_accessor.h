@@ -88,7 +88,8 @@ struct GaugeAccessor {
   }
   GLUON_HD_INLINE void decode(std::int64_t s, int mu, real* v) const {
     Store raw[nreals];
-    load_reals<Store, nreals, BlockedOnDevice>(data, layout, s, mu, raw);
+    // A stencil (BlockedOnDevice) reads each link once per application: evict-first.
+    load_reals<Store, nreals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, mu, raw);
     GLUON_UNROLL
     for (int r = 0; r < nreals; ++r) v[r] = RealCodec<Store>::decode(raw[r], half_scale<R>(r));
   }

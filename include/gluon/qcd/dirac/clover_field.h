@@ -140,7 +140,7 @@ struct CloverAccessor {
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[2 * s + b];
     Store raw[kCloverBlockReals];
-    load_reals<Store, kCloverBlockReals, BlockedOnDevice>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
+    load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
     for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
     return v;
   }
