@@ -314,19 +314,6 @@ LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const 
   return best;
 }
 
-// The for_kernel launches use no shared memory: ask for the whole unified L1/shared array as L1
-// (a hint, once per kernel), where a stencil's neighbour spinors are re-read.
-template <class K>
-void prefer_l1(K* kernel) {
-  static const bool done = [kernel] {
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxL1) !=
-        cudaSuccess)
-      cudaGetLastError();
-    return true;
-  }();
-  (void)done;
-}
-
 }  // namespace detail
 
 template <class F>
@@ -334,7 +321,6 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   set_device(ex);
   auto stream = static_cast<cudaStream_t>(ex.stream);
   constexpr auto kernel = for_kernel_of<F>();
-  detail::prefer_l1(kernel);
   int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
   if (spec.tuning != Tuning::off) max_block = detail::max_threads_per_block(kernel);
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, false, 0x7fffffff,
