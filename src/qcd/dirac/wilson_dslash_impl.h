@@ -85,7 +85,6 @@ struct WilsonDslashKernel {
   int stride[4];  // lexicographic stride of direction mu
   int parity;
   int out_shift, in_shift, x_shift;
-  int tile_big;  // tiled_site: 1 for 2x4x4 micro-tiles (4 divides Z and T), 0 for 2x2x2
   real a;
   real fwd;  // -1: D (forward projector 1 - g_mu); +1: D^dagger
   real phase_f[4], phase_b[4];  // phase of a hop across the rank's +mu / -mu edge
@@ -190,26 +189,21 @@ struct WilsonDslashKernel {
     spin_reconstruct_add<mu>(acc, h0, h1, -fwd);
   }
 
-  // Thread i's output site: the parity's sites in micro-tiles of (y, z, t) behind each half x-row,
-  // x fastest, then the tile's bits y0, z0, t0 (and z1, t1 for 2x4x4 tiles), then the tiles.
-  // A warp still stores 32 consecutive sites when X/2 = 16 (two x-rows), but a block of 128
-  // covers a 32x2x2x2 box instead of 32x8x1x1, and one of 512 a 32x2x4x4 box: more of each
-  // site's 8 neighbour spinors are loaded by its own block, i.e. hit L1. In the lexicographic
-  // order every z and t neighbour came from L2, the Wilson kernels' limit once their loads were
-  // in flight (Nsight Compute: L2 throughput 90-94%). Tiles are 2x4x4 where 4 divides Z and T,
-  // else 2x2x2 (extents are even).
+  // Thread i's output site: the parity's sites in 2x2x2 micro-tiles of (y, z, t) behind each half
+  // x-row (x fastest, then the low bits of y, z, t, then y/2, z/2, t/2). A warp still stores 32
+  // consecutive sites when X/2 = 16 (two x-rows), but a block of 128 now covers a 32x2x2x2 box
+  // instead of 32x8x1x1, so more of its neighbour spinors are in L1 already: the lexicographic
+  // order left every z and t neighbour to L2, the kernels' limit once their loads were in
+  // flight (Wilson single/double at the same 76% of copy). Extents are even (Geometry).
   GLUON_HD_INLINE int tiled_site(int i, int* c) const {
     const unsigned hx = static_cast<unsigned>(idx.dims[0]) >> 1;
+    const unsigned hy = static_cast<unsigned>(idx.dims[1]) >> 1, hz = static_cast<unsigned>(idx.dims[2]) >> 1;
     const unsigned r = static_cast<unsigned>(i) / hx;
     const unsigned xh = static_cast<unsigned>(i) - r * hx;
-    const unsigned big = tile_big;  // 0: 2x2x2, 1: 2x4x4
-    const unsigned yi = r & 1, zi = ((r >> 1) & 1) | (((r >> 3) & big) << 1), ti = ((r >> 2) & 1) | (((r >> 4) & big) << 1);
-    const unsigned tzt = 2u << big;  // tile extent in z and t
-    const unsigned hy = static_cast<unsigned>(idx.dims[1]) >> 1, nz = static_cast<unsigned>(idx.dims[2]) / tzt;
-    const unsigned q = r >> (3 + 2 * big), qy = q / hy, qz = qy / nz;
-    c[1] = static_cast<int>(2 * (q - qy * hy) + yi);
-    c[2] = static_cast<int>(tzt * (qy - qz * nz) + zi);
-    c[3] = static_cast<int>(tzt * qz + ti);
+    const unsigned q = r >> 3, qy = q / hy, qz = qy / hz;
+    c[1] = static_cast<int>(2 * (q - qy * hy) + (r & 1));
+    c[2] = static_cast<int>(2 * (qy - qz * hz) + ((r >> 1) & 1));
+    c[3] = static_cast<int>(2 * qz + ((r >> 2) & 1));
     c[0] = static_cast<int>(2 * xh) + ((parity + c[1] + c[2] + c[3]) & 1);
     return parity * half + static_cast<int>(xh) + static_cast<int>(hx) * (c[1] + idx.dims[1] * (c[2] + idx.dims[2] * c[3]));
   }
@@ -380,7 +374,6 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   else k.clov = typename K::C{nullptr, nullptr, FieldLayout{}};
   k.idx = call.u->geometry().indexer();
   k.half = static_cast<int>(k.idx.half);
-  k.tile_big = k.idx.dims[2] % 4 == 0 && k.idx.dims[3] % 4 == 0 ? 1 : 0;
   k.stride[0] = 1;
   for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
   k.parity = call.parity;
