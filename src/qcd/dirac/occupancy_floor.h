@@ -5,16 +5,14 @@
 
 namespace gluon::qcd::detail {
 
-// A stencil kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm): the
-// dslash is latency-bound (Nsight Compute on an H200, single r12: 37.5-40% occupancy, 65% of
-// cycles with no eligible warp). With one load path per field (BlockedOnDevice accessors) nvcc
-// hoists the loads of several hops ahead of their use: more bytes in flight per warp, but more
-// registers (sm_90, single r12: 159 uncapped; clover single 95, double 156, half 80). A floor
-// caps the registers for more warps, at the risk of spills. Which is faster is measured, not
+// A stencil kernel with an occupancy floor (runtime/cuda/launch.cuh, min_blocks_per_sm). With one
+// load path per field (BlockedOnDevice accessors) nvcc hoists the loads of several hops ahead of
+// their use: more bytes in flight per warp, but more registers. A floor caps the registers for
+// more warps, at the risk of spills. Which is faster differs per kernel and is measured, not
 // guessed: the launchers (run_wilson_dslash, the staggered launch_dslash_typed) time the plain
-// kernel and each floor of the list (choose_variant, kept in the tune cache). First H200 run:
-// Wilson single fastest at 5 blocks (96 registers, 17% ahead of 159), half uncapped (80),
-// single r8 and clover half at 6 (80), clover single uncapped (95), double ~ at 3 (168).
+// kernel and each floor of the list (choose_variant, kept in the tune cache). H200, final tree
+// (bench/results/2026-11-24-one-load-path-h200): Wilson single picks 5 blocks, half and clover
+// half 6, double the plain kernel or 3, staggered anything from plain to 8.
 template <class K, int Blocks>
 struct OccupancyFloor : K {
   static constexpr int min_blocks_per_sm = Blocks;
