@@ -38,27 +38,25 @@ GLUON_HD_INLINE void spin_project(const Spinor<T>& p, ColorVector<T>& h0, ColorV
   }
 }
 
-// acc += (the full 4-spinor rebuilt from the transported rows 0, 1):
-// rows 0, 1 = u0, u1; row r = 2, 3: sgn i^phase(r) u_{col(r)}.
+// acc += f (the full 4-spinor rebuilt from the transported rows 0, 1):
+// rows 0, 1 = u0, u1; row r = 2, 3: sgn i^phase(r) u_{col(r)}. The hop's scalar factor f (the
+// boundary phase, times the half-precision norm) rides on the accumulation: 24 FFMA in place of
+// 24 FADD, where scaling the projected h0, h1 first cost 12 more multiplies a hop.
 template <int mu, class T>
 GLUON_HD_INLINE void spin_reconstruct_add(Spinor<T>& acc, const ColorVector<T>& u0, const ColorVector<T>& u1,
-                                          T sgn) {
+                                          T sgn, T f) {
   constexpr GammaEntry e2 = gamma_entry(mu, 2);
   constexpr GammaEntry e3 = gamma_entry(mu, 3);
   static_assert(e2.col < 2 && e3.col < 2, "g_mu must map rows 2,3 onto rows 0,1");
+  const T g = sgn * f;
   for (int c = 0; c < 3; ++c) {
-    acc.s[0].c[c] += u0.c[c];
-    acc.s[1].c[c] += u1.c[c];
+    acc.s[0].c[c] += f * u0.c[c];
+    acc.s[1].c[c] += f * u1.c[c];
     const Complex<T> r2 = times_i_power(e2.col == 0 ? u0.c[c] : u1.c[c], e2.phase);
     const Complex<T> r3 = times_i_power(e3.col == 0 ? u0.c[c] : u1.c[c], e3.phase);
-    acc.s[2].c[c] += sgn * r2;
-    acc.s[3].c[c] += sgn * r3;
+    acc.s[2].c[c] += g * r2;
+    acc.s[3].c[c] += g * r3;
   }
-}
-
-template <class T>
-GLUON_HD_INLINE void scale_cv(ColorVector<T>& v, T s) {
-  for (int c = 0; c < 3; ++c) v.c[c] *= s;
 }
 
 // Dagger and the epilogue's form are run-time values, uniform over the launch, to keep nvcc's
@@ -126,7 +124,7 @@ struct WilsonDslashKernel {
       } else {
         const int nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
         const int nb = other + (nl >> 1);
-        real sc;  // half: the site's norm / 32767, applied to the 12 projected reals, not the 24
+        real sc;  // half: the site's norm / 32767, applied with the accumulation, not to the 24 reals
         const Spinor<real> p = in.load_unscaled(nb - in_shift, sc);
         ColorVector<real> h0, h1;
         spin_project<mu>(p, h0, h1, fwd);
@@ -134,10 +132,8 @@ struct WilsonDslashKernel {
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
         const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
-        scale_cv(h0, ph);
-        scale_cv(h1, ph);
         const auto U = u.load_link(s, mu);
-        spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
+        spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
     {
@@ -152,10 +148,8 @@ struct WilsonDslashKernel {
         ColorVector<real> h0, h1;
         spin_project<mu>(p, h0, h1, -fwd);
         const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
-        scale_cv(h0, ph);
-        scale_cv(h1, ph);
         const auto U = u.load_link(nb, mu);
-        spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd);
+        spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
       }
     }
   }
@@ -174,19 +168,15 @@ struct WilsonDslashKernel {
   GLUON_HD_INLINE void add_forward_ghost(Spinor<real>& acc, int s, const int* c) const {
     ColorVector<real> h0, h1;
     load_half(gf[mu], face.index(c, mu, 0), h0, h1);
-    scale_cv(h0, phase_f[mu]);
-    scale_cv(h1, phase_f[mu]);
     const auto U = u.load_link(s, mu);
-    spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd);
+    spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, phase_f[mu]);
   }
   // From the -mu neighbour: U_mu(x - mu)^+ (1 +- g_mu) psi(x - mu), transported there.
   template <int mu>
   GLUON_HD_INLINE void add_backward_ghost(Spinor<real>& acc, const int* c) const {
     ColorVector<real> h0, h1;
     load_half(gb[mu], face.index(c, mu, 0), h0, h1);
-    scale_cv(h0, phase_b[mu]);
-    scale_cv(h1, phase_b[mu]);
-    spin_reconstruct_add<mu>(acc, h0, h1, -fwd);
+    spin_reconstruct_add<mu>(acc, h0, h1, -fwd, phase_b[mu]);
   }
 
   // Thread i's output site: the parity's sites in 2x2x2 micro-tiles of (y, z, t) behind each half
