@@ -115,33 +115,10 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
   }
   return w;
 }
-
-// One block through the read-only (non-coherent) path, ld.global.nc: for data no thread of the
-// kernel writes (a stencil's input spinor).
-template <class B>
-__device__ __forceinline__ B load_read_only(const B* p) {
-  B w;
-  if constexpr (sizeof(B) == 16) {
-    const int4 v = __ldg(reinterpret_cast<const int4*>(p));
-    memcpy(&w, &v, sizeof w);
-  } else if constexpr (sizeof(B) == 8) {
-    const int2 v = __ldg(reinterpret_cast<const int2*>(p));
-    memcpy(&w, &v, sizeof w);
-  } else if constexpr (sizeof(B) == 4) {
-    const int v = __ldg(reinterpret_cast<const int*>(p));
-    memcpy(&w, &v, sizeof w);
-  } else {
-    static_assert(sizeof(B) == 2, "blocks are 16, 8, 4 or 2 bytes");
-    const short v = __ldg(reinterpret_cast<const short*>(p));
-    memcpy(&w, &v, sizeof w);
-  }
-  return w;
-}
 #endif
 
-// Device code: ReadOnce loads with the evict-first hint (load_evict_first), else ReadOnly loads
-// through the read-only path (load_read_only), else plain loads.
-template <class Store, int N, int K, bool ReadOnce = false, bool ReadOnly = false>
+// ReadOnce (device code): load with the evict-first hint (load_evict_first).
+template <class Store, int N, int K, bool ReadOnce = false>
 GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
   static_assert(N % K == 0, "a block must tile the object");
 #ifdef __CUDA_ARCH__
@@ -153,7 +130,6 @@ GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::i
   for (int b = 0; b < N / K; ++b) {
     B w;
     if constexpr (ReadOnce) w = load_evict_first(base + first + b * stride);
-    else if constexpr (ReadOnly) w = load_read_only(base + first + b * stride);
     else w = base[first + b * stride];
     for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
   }
@@ -190,10 +166,8 @@ template <class Store, int N, bool BlockedOnDevice = false, bool ReadOnce = fals
 GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
 #ifdef __CUDA_ARCH__
   // Device fields are blocked or site-major (require_host_order refuses tiled), N == L.nreals.
-  // A stencil (BlockedOnDevice) writes none of the fields it loads from (its output is a separate
-  // field; an in-place x is read and written by one thread): the read-only path.
   if (BlockedOnDevice || L.order == FieldOrder::blocked)
-    return load_blocks<Store, N, blocked_block<Store, N>(), ReadOnce, BlockedOnDevice>(data, L, s, obj, out);
+    return load_blocks<Store, N, blocked_block<Store, N>(), ReadOnce>(data, L, s, obj, out);
   const Store* p = data + (s * L.nobj + obj) * N;
   GLUON_UNROLL
   for (int r = 0; r < N; ++r) out[r] = p[r];
