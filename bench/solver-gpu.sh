@@ -41,7 +41,7 @@ S=$SECONDS
 
 if has build; then
   { cmake --preset cuda >"$OUT/configure.log" 2>&1 && cmake --build "$BUILD_DIR" -j "${JOBS:-16}" >"$OUT/build.log" 2>&1; } ||
-    { tail -40 "$OUT/build.log" "$OUT/configure.log"; exit 1; }
+    { tail -n 40 "$OUT/build.log" "$OUT/configure.log"; exit 1; }
   echo "build done after $((SECONDS - S)) s"
 fi
 if has sass; then
