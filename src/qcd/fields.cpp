@@ -44,7 +44,7 @@ void require_host_order(FieldOrder order, bool device_memory, const char* what) 
 void require_blocked(const FieldLayout& layout, const char* what) {
   if (layout.order != FieldOrder::blocked)
     throw InputError(std::string(what) + ": a stencil kernel on the GPU reads the blocked field order, found " +
-                to_string(layout.order));
+                     to_string(layout.order));
 }
 
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
@@ -57,15 +57,7 @@ FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, 
   l.nreals = nreals;
   l.block = nreals;
   if (order == FieldOrder::blocked) {
-    l.block = 0;
-    for (int bytes : {16, 8, 4}) {
-      const int per = bytes / bytes_per_real;
-      if (per >= 1 && nreals % per == 0) {
-        l.block = per;
-        break;
-      }
-    }
-    if (l.block == 0) l.block = 1;
+    l.block = blocked_block_reals(nreals, bytes_per_real);
     // Device code indexes blocks with 32-bit unsigned integers (load_blocks).
     const std::int64_t blocks = l.stride * nobj * (nreals / l.block);
     if (blocks >= (std::int64_t{1} << 32))

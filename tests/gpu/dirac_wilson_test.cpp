@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/dirac.h"
@@ -12,6 +13,7 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
+#include "gluon/runtime/error.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -154,5 +156,31 @@ TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {
     runtime::synchronize(gpu);
     EXPECT_LT(rel_diff(as_canonical(out_g, gpu), as_canonical(out_c, cpu)), tolerance(p)) << to_string(p);
     EXPECT_GT(dslash_bytes(p, Reconstruct::r12, g.half_volume(), DslashKind::plain), 0.0);
+  }
+}
+
+// The GPU Wilson/clover kernels read the blocked order only (field_layout.h, BlockedOnDevice): a
+// device field of another order is refused at launch, naming the field and the order found.
+TEST(DiracWilsonGpu, OtherOrdersThanBlockedAreRefused) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  const Geometry g({4, 4, 4, 4});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 21, cpu);
+  DiracParams dp;
+  dp.type = DiracType::wilson;
+  dp.kappa = 0.12;
+  dp.even_odd = true;
+  dp.precision = Precision::single;
+  const auto m = make_dirac(dp, u, gpu);
+  SpinorFieldParams sp = m->vector_params();
+  sp.order = FieldOrder::site_major;
+  SpinorField in(sp), out(m->vector_params());
+  try {
+    m->M(out, in);
+    FAIL() << "a site_major input was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("input spinor"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("found site_major"), std::string::npos) << e.what();
   }
 }

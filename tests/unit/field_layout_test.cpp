@@ -88,6 +88,27 @@ TEST(FieldLayout, BlockedOffsetsAreBijectionsWithCoalescedBlocks) {
   }
 }
 
+// Device code indexes the blocks of a blocked field in 32 bits (load_blocks): make_layout
+// refuses 2^32 blocks or more, and the device's compile-time block is make_layout's block.
+TEST(FieldLayout, BlockedFieldsStayWithin32BitBlockIndices) {
+  const std::int64_t sites = std::int64_t{1} << 28;  // x 4 links x 9 double2 blocks = 2^32 + 2^31
+  try {
+    (void)make_layout(FieldOrder::blocked, sites, 0, 4, 18, 8);
+    FAIL() << "a blocked layout of 9 * 2^30 blocks was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("2^32"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW((void)make_layout(FieldOrder::blocked, sites / 4, 0, 4, 18, 4));  // 9 * 2^28 float2
+  EXPECT_NO_THROW((void)make_layout(FieldOrder::site_major, sites, 0, 4, 18, 8));    // no block index
+  for (const Case& c : kCases)
+    EXPECT_EQ(make_layout(FieldOrder::blocked, 8, 0, c.nobj, c.nreals, c.bytes).block,
+              blocked_block_reals(c.nreals, c.bytes));
+  EXPECT_EQ((blocked_block<double, 24>()), 2);
+  EXPECT_EQ((blocked_block<float, 18>()), 2);
+  EXPECT_EQ((blocked_block<std::int16_t, 12>()), 4);
+  EXPECT_EQ((blocked_block<std::int16_t, 6>()), 2);
+}
+
 TEST(FieldLayout, TiledHoldsEachRealOfATileInOneVector) {
   for (const Case& c : kCases) {
     SCOPED_TRACE(::testing::Message() << "nobj " << c.nobj << " nreals " << c.nreals << " bytes " << c.bytes);

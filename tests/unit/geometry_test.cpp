@@ -67,6 +67,21 @@ TEST(Geometry, RejectsOddOrNonDividingExtentsWithTheReason) {
   EXPECT_THROW(Geometry({8, 8, 8, 12}, {1, 1, 1, 4}, {0, 0, 0, 0}), InputError);  // local T = 3
 }
 
+// Kernels index a rank's sites in 32 bits: a larger local box is refused with its volume and
+// the way out; the same lattice split over ranks is accepted.
+TEST(Geometry, RefusesALocalVolumeBeyond32BitSiteIndices) {
+  const Coords big{256, 256, 256, 256};  // 2^32 sites
+  try {
+    Geometry g(big);
+    FAIL() << "a local volume of 2^32 sites was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("4294967296"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more ranks"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(Geometry(big, {1, 1, 2, 2}, {0, 0, 0, 0}));  // 2^30 sites a rank
+  EXPECT_EQ(kMaxLocalVolume, 0x7fffffff);
+}
+
 TEST(Geometry, ParsesLatticeText) {
   EXPECT_EQ(parse_lattice("8,8,8,16"), (Coords{8, 8, 8, 16}));
   EXPECT_EQ(parse_lattice("4x4x4x8"), (Coords{4, 4, 4, 8}));

@@ -74,23 +74,28 @@ struct FieldLayout {
 // blocked path, with the block known at compile time and a 32-bit block index (make_layout
 // refuses a blocked field of 2^32 blocks or more), besides the contiguous site-major loop (the
 // BLAS kernels' flat view). Stencil kernels drop that loop too (BlockedOnDevice = true; their
-// launchers check that the fields are blocked). Each never-taken path in a stencil kernel costs: a per-real path
-// with an integer division per real made the Wilson kernels 26k SASS instructions, and other
-// such paths turned their loads generic (bench/results/2026-11-24-dslash-solver-h200).
+// launchers check that the fields are blocked). Each never-taken path in a stencil kernel
+// costs: a per-real path with an integer division per real made the Wilson kernels 26k SASS
+// instructions, and other such paths turned their loads generic
+// (bench/results/2026-11-24-dslash-solver-h200, -one-load-path-h200).
 template <class Store, int K>
 struct alignas(sizeof(Store) * K) RealBlock {
   Store v[K];
 };
 
-// make_layout's block for an object of N reals of Store: the widest of 16, 8, 4 bytes that tiles
-// N exactly, else one real.
-template <class Store, int N>
-constexpr int blocked_block() {
+// The blocked order's block (reals) for objects of nreals reals of bytes_per_real bytes: the
+// widest of 16, 8, 4 bytes that tiles nreals exactly, else one real. make_layout's rule, and at
+// compile time (blocked_block) the block device code assumes.
+constexpr int blocked_block_reals(int nreals, int bytes_per_real) {
   for (int bytes : {16, 8, 4}) {
-    const int per = bytes / static_cast<int>(sizeof(Store));
-    if (per >= 1 && N % per == 0) return per;
+    const int per = bytes / bytes_per_real;
+    if (per >= 1 && nreals % per == 0) return per;
   }
   return 1;
+}
+template <class Store, int N>
+constexpr int blocked_block() {
+  return blocked_block_reals(N, static_cast<int>(sizeof(Store)));
 }
 
 #ifdef __CUDA_ARCH__
@@ -216,8 +221,8 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
 #endif
 }
 
-// Builds a layout; for blocked, picks the widest of 16/8/4-byte blocks that tiles nreals exactly
-// (blocked_block; InputError at 2^32 blocks or more); for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
+// Builds a layout; for blocked, the block is blocked_block_reals (InputError at 2^32 blocks or
+// more); for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,
                         int bytes_per_real);
 

@@ -50,11 +50,10 @@ struct SiteIndexer {
     split(static_cast<std::uint32_t>(l), x);
     if (((x[0] + x[1] + x[2] + x[3]) & 1) != p) x[0] += 1;
   }
-  // Lexicographic index l (x fastest) into coordinates, in the unsigned type U.
-  template <class U>
-  GLUON_HD_INLINE void split(U l, int x[4]) const {
+  // Lexicographic index l (x fastest) into coordinates.
+  GLUON_HD_INLINE void split(std::uint32_t l, int x[4]) const {
     for (int mu = 0; mu < 3; ++mu) {
-      const U d = static_cast<U>(dims[mu]), q = l / d;
+      const std::uint32_t d = static_cast<std::uint32_t>(dims[mu]), q = l / d;
       x[mu] = static_cast<int>(l - q * d);
       l = q;
     }

@@ -185,7 +185,8 @@ struct WilsonDslashKernel {
   // instead of 32x8x1x1, so more of its neighbour spinors are in L1 already: the lexicographic
   // order left every z and t neighbour to L2, the kernels' limit once their loads were in
   // flight (Wilson single/double at the same 76% of copy). Extents are even (Geometry).
-  GLUON_HD_INLINE int tiled_site(int i, int* c) const {
+  // Returns the site's eo index; c its coordinates, lex its lexicographic index.
+  GLUON_HD_INLINE int tiled_site(int i, int* c, int& lex) const {
     const unsigned hx = static_cast<unsigned>(idx.dims[0]) >> 1;
     const unsigned hy = static_cast<unsigned>(idx.dims[1]) >> 1, hz = static_cast<unsigned>(idx.dims[2]) >> 1;
     const unsigned r = static_cast<unsigned>(i) / hx;
@@ -195,16 +196,16 @@ struct WilsonDslashKernel {
     c[2] = static_cast<int>(2 * (qy - qz * hz) + ((r >> 1) & 1));
     c[3] = static_cast<int>(2 * qz + ((r >> 2) & 1));
     c[0] = static_cast<int>(2 * xh) + ((parity + c[1] + c[2] + c[3]) & 1);
-    return parity * half + static_cast<int>(xh) + static_cast<int>(hx) * (c[1] + idx.dims[1] * (c[2] + idx.dims[2] * c[3]));
+    lex = c[0] + idx.dims[0] * (c[1] + idx.dims[1] * (c[2] + idx.dims[2] * c[3]));
+    return parity * half + (lex >> 1);
   }
 
   // Output site of thread i: the 8 hops, then the epilogue (with the clover forms only when
   // Clover).
   template <bool Clover>
   GLUON_HD_INLINE void site(std::int64_t i) const {
-    int c[4];
-    const int s = tiled_site(static_cast<int>(i), c);
-    const int lex = c[0] + stride[1] * c[1] + stride[2] * c[2] + stride[3] * c[3];
+    int c[4], lex;
+    const int s = tiled_site(static_cast<int>(i), c, lex);
     Spinor<real> acc;
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) acc.s[sp].c[k] = Complex<real>(real(0), real(0));
