@@ -84,6 +84,16 @@ struct SpinorAccessor {
     }
   }
 
+  // Half only: the stored integers themselves, widened to int (scale as in load_unscaled). A
+  // linear map with integer coefficients (the Wilson spin projection: sums of two components,
+  // times i^k) is exact on them, so a kernel can convert its 12 results instead of 24 inputs:
+  // int -> float conversion (I2F) runs at a quarter of the FP32 rate on sm_90.
+  GLUON_HD_INLINE spinor_value_t<int, nspin> load_raw(std::int64_t s, real& scale) const {
+    static_assert(is_half_store<Store>, "load_raw: only half storage holds integers");
+    scale = norm[s] * (1.0f / kHalfMax);
+    return build_as<int>(s, [](Store x) { return static_cast<int>(x); });
+  }
+
   // Stores v (of any real type; converted to the storage precision).
   template <class T> GLUON_HD_INLINE void store(std::int64_t s, const Spinor<T>& v) const {
     static_assert(nspin == 4, "a Dirac spinor needs a nspin = 4 accessor");
@@ -97,16 +107,20 @@ struct SpinorAccessor {
  private:
   template <class Decode>
   GLUON_HD_INLINE value_type build(std::int64_t s, Decode decode) const {
+    return build_as<real>(s, decode);
+  }
+  template <class T, class Decode>
+  GLUON_HD_INLINE spinor_value_t<T, nspin> build_as(std::int64_t s, Decode decode) const {
     Store raw[nreals];
     load_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
     auto z = [&](int k) {  // complex number k = spin * 3 + colour
-      return Complex<real>(decode(raw[2 * k]), decode(raw[2 * k + 1]));
+      return Complex<T>(decode(raw[2 * k]), decode(raw[2 * k + 1]));
     };
     if constexpr (nspin == 4) {
-      return value_type{{ColorVector<real>{{z(0), z(1), z(2)}}, ColorVector<real>{{z(3), z(4), z(5)}},
-                         ColorVector<real>{{z(6), z(7), z(8)}}, ColorVector<real>{{z(9), z(10), z(11)}}}};
+      return Spinor<T>{{ColorVector<T>{{z(0), z(1), z(2)}}, ColorVector<T>{{z(3), z(4), z(5)}},
+                        ColorVector<T>{{z(6), z(7), z(8)}}, ColorVector<T>{{z(9), z(10), z(11)}}}};
     } else {
-      return value_type{{z(0), z(1), z(2)}};
+      return ColorVector<T>{{z(0), z(1), z(2)}};
     }
   }
 
