@@ -29,7 +29,7 @@ PARTS=${PARTS:-build sass tests dslash solver profile}
 LATTICE=${LATTICE:-32,32,32,32}
 BUILD_DIR=${BUILD_DIR:-build-cuda}
 GLUON=${GLUON:-$BUILD_DIR/bin/gluon}
-TABLE_FILE=bench/dslash-table.txt  # operator precision recon, one dslash row a line (issue 3's table)
+TABLE_FILE=${TABLE_FILE:-bench/dslash-table.txt}  # operator precision recon, one dslash row a line (issue 3's table)
 mkdir -p "$OUT"
 export NCCL_NVLS_ENABLE=0
 export GLUON_TUNE_CACHE=${GLUON_TUNE_CACHE:-$OUT/tunecache.json}

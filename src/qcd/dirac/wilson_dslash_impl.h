@@ -124,9 +124,13 @@ struct WilsonDslashKernel {
       const Spinor<int> p = in.load_raw(n, sc);
       ColorVector<int> i0, i1;
       spin_project<mu>(p, i0, i1, backward ? -ifwd : ifwd);
+      // (I2F here: the exponent trick, as_float(0x4b400000 + v) - 1.5 * 2^23, and the same for
+      // the links' raw pairs, issue 2-3 instructions a value and measured 5-8% slower; H200,
+      // bench/results/2026-11-24-half-projection-h200.)
+      auto f = [](int v) { return static_cast<real>(v); };
       for (int c = 0; c < 3; ++c) {
-        h0.c[c] = Complex<real>(static_cast<real>(i0.c[c].re), static_cast<real>(i0.c[c].im));
-        h1.c[c] = Complex<real>(static_cast<real>(i1.c[c].re), static_cast<real>(i1.c[c].im));
+        h0.c[c] = Complex<real>(f(i0.c[c].re), f(i0.c[c].im));
+        h1.c[c] = Complex<real>(f(i1.c[c].re), f(i1.c[c].im));
       }
     } else {
       const Spinor<real> p = in.load_unscaled(n, sc);
