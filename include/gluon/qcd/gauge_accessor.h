@@ -86,6 +86,27 @@ struct GaugeAccessor {
     if constexpr (R == Reconstruct::r8) return Recon<R>::template unpack_pivoted<real>(v);
     else return Recon<R>::template unpack<real>(v);
   }
+  // As load_link, but half r18/r12 links come back times 32767 (the stored integers, converted
+  // without each entry's 1/32767; r12's third row, quadratic in them, scaled once) and scale =
+  // 1/32767: a stencil applies that to its product (3 to 6 reals a hop), not to 12 or 18 link
+  // entries. Otherwise scale = 1 and the link is load_link's.
+  GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu, real& scale) const {
+    if constexpr (is_half_store<Store> && R != Reconstruct::r8) {
+      Store raw[nreals];
+      load_reals<Store, nreals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, mu, raw);
+      real v[nreals];
+      GLUON_UNROLL
+      for (int r = 0; r < nreals; ++r) v[r] = static_cast<real>(raw[r]);
+      matrix m = Recon<R>::template unpack<real>(v);
+      if constexpr (R == Reconstruct::r12)
+        for (int c = 0; c < 3; ++c) m.e[2][c] *= real(1.0f / kHalfMax);
+      scale = real(1.0f / kHalfMax);
+      return m;
+    } else {
+      scale = real(1);
+      return load_link(s, mu);
+    }
+  }
   GLUON_HD_INLINE void decode(std::int64_t s, int mu, real* v) const {
     Store raw[nreals];
     // A stencil (BlockedOnDevice) reads each link once per application: evict-first.

@@ -25,13 +25,19 @@
 
 namespace gluon::qcd::detail {
 
+// acc += (negative ? -f : f) v: the hop's sign and (half) its neighbour's and link's scales ride
+// on the accumulation, one FFMA a real, where decoding each loaded real scaled 18 of them a hop.
 template <class T>
-GLUON_HD_INLINE void stag_accumulate(ColorVector<T>& acc, const ColorVector<T>& v, bool negative) {
-  const T s = negative ? T(-1) : T(1);
+GLUON_HD_INLINE void stag_accumulate_scaled(ColorVector<T>& acc, const ColorVector<T>& v, bool negative, T f) {
+  const T s = negative ? -f : f;
   for (int c = 0; c < 3; ++c) {
     acc.c[c].re += s * v.c[c].re;
     acc.c[c].im += s * v.c[c].im;
   }
+}
+template <class T>
+GLUON_HD_INLINE void stag_accumulate(ColorVector<T>& acc, const ColorVector<T>& v, bool negative) {
+  stag_accumulate_scaled(acc, v, negative, T(1));
 }
 
 template <class T>
@@ -91,8 +97,10 @@ struct StaggeredDslashKernel {
       } else {
         const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
-        const auto u = links.load(eo, mu);
-        stag_accumulate(acc, u * in.load(nb - in_base), neg);
+        real sc, us;  // half: the spinor's norm / 32767 and the link's 1/32767, applied once
+        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc);
+        const auto u = links.load_link_unscaled(eo, mu, us);
+        stag_accumulate_scaled(acc, u * v, neg, sc * us);
       }
     }
     {
@@ -105,8 +113,10 @@ struct StaggeredDslashKernel {
         const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         // The backward term enters with a minus sign.
         const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
-        const auto u = links.load(nb, mu);
-        stag_accumulate(acc, adj_mul(u, in.load(nb - in_base)), neg);
+        real sc, us;
+        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc);
+        const auto u = links.load_link_unscaled(nb, mu, us);
+        stag_accumulate_scaled(acc, adj_mul(u, v), neg, sc * us);
       }
     }
   }

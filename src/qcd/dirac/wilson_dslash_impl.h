@@ -105,10 +105,11 @@ struct WilsonDslashKernel {
 #endif
     GLUON_UNROLL
     for (int b = 0; b < 2; ++b) {  // unrolled: a run-time b puts r, v and o in local memory
-      const CloverBlock<real> A = clov.load(s, b);
+      real sc;  // half: the block's norm / 32767, applied to A v
+      const CloverBlock<real> A = clov.load_unscaled(s, b, sc);
       for (int c = 0; c < 3; ++c) v[c] = psi.s[2 * b].c[c], v[3 + c] = psi.s[2 * b + 1].c[c];
       A.apply(v, o);
-      for (int c = 0; c < 3; ++c) r.s[2 * b].c[c] = o[c], r.s[2 * b + 1].c[c] = o[3 + c];
+      for (int c = 0; c < 3; ++c) r.s[2 * b].c[c] = sc * o[c], r.s[2 * b + 1].c[c] = sc * o[3 + c];
     }
     return r;
   }
@@ -156,8 +157,9 @@ struct WilsonDslashKernel {
         // Branch-free: with `if (wrap) scale` nvcc duplicated the rest of the hop into both
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
-        const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
-        const auto U = u.load_link(s, mu);
+        real us;  // half: the link's 1/32767, also applied with the accumulation
+        const auto U = u.load_link_unscaled(s, mu, us);
+        const real ph = (wrap ? phase_f[mu] : real(1)) * (sc * us);
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
@@ -171,8 +173,9 @@ struct WilsonDslashKernel {
         real sc;
         ColorVector<real> h0, h1;
         project_neighbour<mu>(nb - in_shift, h0, h1, true, sc);
-        const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
-        const auto U = u.load_link(nb, mu);
+        real us;
+        const auto U = u.load_link_unscaled(nb, mu, us);
+        const real ph = (wrap ? phase_b[mu] : real(1)) * (sc * us);
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
       }
     }

@@ -144,6 +144,21 @@ struct CloverAccessor {
     for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
     return v;
   }
+  // The block without its factor (half: the stored integers, scale = norm / 32767; otherwise the
+  // block and scale = 1): a kernel scales the 12 reals of A v, not the 36 of A.
+  GLUON_HD_INLINE block_type load_unscaled(std::int64_t s, int b, real& scale) const {
+    if constexpr (is_half_store<Store>) {
+      scale = norm[2 * s + b] * (1.0f / kHalfMax);
+      block_type v;
+      Store raw[kCloverBlockReals];
+      load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);
+      for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, static_cast<real>(raw[r]));
+      return v;
+    } else {
+      scale = real(1);
+      return load(s, b);
+    }
+  }
   template <class T> GLUON_HD_INLINE void store(std::int64_t s, int b, const CloverBlock<T>& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
