@@ -53,6 +53,27 @@ template <> struct RealCodec<std::int16_t> {
 
 template <class Store> inline constexpr bool is_half_store = std::is_same_v<Store, std::int16_t>;
 
+// A half r12 link times 32767 as GaugeAccessor::load_link_unscaled builds it: rows 0 and 1 are
+// the stored integers, row 2 (their conjugate cross product) is 32767 times too large still. The
+// products scale the one colour component that row touches (U h: component 2 of the result;
+// U^+ h: component 2 of h): 2 multiplies a product, where scaling the row took 6.
+template <class T>
+struct HalfR12Link {
+  Matrix3<T> m;
+};
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const HalfR12Link<T>& u, const ColorVector<T>& h) {
+  ColorVector<T> r = u.m * h;
+  r.c[2] *= T(1.0f / kHalfMax);
+  return r;
+}
+template <class T>
+GLUON_HD_INLINE ColorVector<T> adj_mul(const HalfR12Link<T>& u, const ColorVector<T>& h) {
+  ColorVector<T> g = h;
+  g.c[2] *= T(1.0f / kHalfMax);
+  return adj_mul(u.m, g);
+}
+
 template <class Store, Reconstruct R, bool BlockedOnDevice = false>
 struct GaugeAccessor {
   using store_type = Store;
@@ -87,9 +108,9 @@ struct GaugeAccessor {
     else return Recon<R>::template unpack<real>(v);
   }
   // As load_link, but half r18/r12 links come back times 32767 (the stored integers, converted
-  // without each entry's 1/32767; r12's third row, quadratic in them, scaled once) and scale =
-  // 1/32767: a stencil applies that to its product (3 to 6 reals a hop), not to 12 or 18 link
-  // entries. Otherwise scale = 1 and the link is load_link's.
+  // without each entry's 1/32767; r12 as a HalfR12Link, whose rebuilt row is scaled in the
+  // product) and scale = 1/32767: a stencil applies that to its product (3 to 6 reals a hop),
+  // not to 12 or 18 link entries. Otherwise scale = 1 and the link is load_link's.
   GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu, real& scale) const {
     if constexpr (is_half_store<Store> && R != Reconstruct::r8) {
       Store raw[nreals];
@@ -97,11 +118,9 @@ struct GaugeAccessor {
       real v[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) v[r] = static_cast<real>(raw[r]);
-      matrix m = Recon<R>::template unpack<real>(v);
-      if constexpr (R == Reconstruct::r12)
-        for (int c = 0; c < 3; ++c) m.e[2][c] *= real(1.0f / kHalfMax);
       scale = real(1.0f / kHalfMax);
-      return m;
+      if constexpr (R == Reconstruct::r12) return HalfR12Link<real>{Recon<R>::template unpack<real>(v)};
+      else return Recon<R>::template unpack<real>(v);
     } else {
       scale = real(1);
       return load_link(s, mu);
