@@ -53,9 +53,8 @@ template <> struct RealCodec<std::int16_t> {
 
 template <class Store> inline constexpr bool is_half_store = std::is_same_v<Store, std::int16_t>;
 
-// A half r12 link times kHalfWideMax as GaugeAccessor::load_link_unscaled builds it: rows 0 and 1
-// are the stored integers decoded wide, row 2 (their conjugate cross product) is kHalfWideMax
-// times too large still. The
+// A half r12 link times 32767 as GaugeAccessor::load_link_unscaled builds it: rows 0 and 1 are
+// the stored integers, row 2 (their conjugate cross product) is 32767 times too large still. The
 // products scale the one colour component that row touches (U h: component 2 of the result;
 // U^+ h: component 2 of h): 2 multiplies a product, where scaling the row took 6.
 template <class T>
@@ -65,13 +64,13 @@ struct HalfR12Link {
 template <class T>
 GLUON_HD_INLINE ColorVector<T> operator*(const HalfR12Link<T>& u, const ColorVector<T>& h) {
   ColorVector<T> r = u.m * h;
-  r.c[2] *= T(1.0f / kHalfWideMax);
+  r.c[2] *= T(1.0f / kHalfMax);
   return r;
 }
 template <class T>
 GLUON_HD_INLINE ColorVector<T> adj_mul(const HalfR12Link<T>& u, const ColorVector<T>& h) {
   ColorVector<T> g = h;
-  g.c[2] *= T(1.0f / kHalfWideMax);
+  g.c[2] *= T(1.0f / kHalfMax);
   return adj_mul(u.m, g);
 }
 
@@ -108,17 +107,18 @@ struct GaugeAccessor {
     if constexpr (R == Reconstruct::r8) return Recon<R>::template unpack_pivoted<real>(v);
     else return Recon<R>::template unpack<real>(v);
   }
-  // As load_link, but half r18/r12 links come back times kHalfWideMax (the stored integers
-  // decoded wide, decode_half_wide, without each entry's factor; r12 as a HalfR12Link, whose
-  // rebuilt row is scaled in the product) and scale = 1 / kHalfWideMax: a stencil applies that to its product (3 to 6 reals a hop),
+  // As load_link, but half r18/r12 links come back times 32767 (the stored integers, converted
+  // without each entry's 1/32767; r12 as a HalfR12Link, whose rebuilt row is scaled in the
+  // product) and scale = 1/32767: a stencil applies that to its product (3 to 6 reals a hop),
   // not to 12 or 18 link entries. Otherwise scale = 1 and the link is load_link's.
   GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu, real& scale) const {
     if constexpr (is_half_store<Store> && R != Reconstruct::r8) {
       Store raw[nreals];
       load_reals<Store, nreals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, mu, raw);
       real v[nreals];
-      decode_half_wide<nreals>(raw, v);
-      scale = real(1.0f / kHalfWideMax);
+      GLUON_UNROLL
+      for (int r = 0; r < nreals; ++r) v[r] = static_cast<real>(raw[r]);
+      scale = real(1.0f / kHalfMax);
       if constexpr (R == Reconstruct::r12) return HalfR12Link<real>{Recon<R>::template unpack<real>(v)};
       else return Recon<R>::template unpack<real>(v);
     } else {

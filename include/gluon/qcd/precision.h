@@ -7,7 +7,6 @@
 //   Reconstruct::r18 / r12 / r8          reals stored per link: full, two rows, 8 parameters
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <string>
 
 #include "gluon/runtime/hd.h"
@@ -59,25 +58,6 @@ GLUON_HD_INLINE std::int16_t to_half(float x, float inv_scale) {
 // lost 10-21% (Wilson 8679 -> 6867 GFLOP/s): 16 more registers and 2-3 instructions a real.
 GLUON_HD_INLINE float from_half(std::int16_t h, float scale) {
   return static_cast<float>(h) * (scale / kHalfMax);
-}
-
-// Half values decoded "wide", for kernels that apply the scale to a product rather than to each
-// value: the int16 at position 2k (2k + 1) of raw is converted as the 32-bit integer holding it
-// in its top 16 bits, i.e. exactly 2^16 times it. sm_90 converts a 32-bit integer on the FP32
-// pipe (I2FP) but a 16-bit one at a quarter of that rate (I2F, the half dslash's bottleneck),
-// and the shift keeps ptxas from folding the two back into an I2F. The caller's factor takes the
-// 2^16: value = wide / kHalfWideMax * scale, bit for bit the same as from_half.
-inline constexpr float kHalfWideMax = kHalfMax * 65536.0f;
-template <int N>
-GLUON_HD_INLINE void decode_half_wide(const std::int16_t* raw, float* v) {
-  static_assert(N % 2 == 0, "decode_half_wide takes whole 32-bit words");
-  std::uint32_t w[N / 2];
-  std::memcpy(w, raw, sizeof w);  // little-endian: raw[2k] is the low half of w[k]
-  GLUON_UNROLL
-  for (int k = 0; k < N / 2; ++k) {
-    v[2 * k] = static_cast<float>(static_cast<std::int32_t>(w[k] << 16));
-    v[2 * k + 1] = static_cast<float>(static_cast<std::int32_t>(w[k] & 0xffff0000u));
-  }
 }
 
 }  // namespace gluon::qcd

@@ -97,7 +97,7 @@ struct StaggeredDslashKernel {
       } else {
         const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
-        real sc, us;  // half: the spinor's norm / 32767 and the link's 1 / kHalfWideMax, applied once
+        real sc, us;  // half: the spinor's norm / 32767 and the link's 1/32767, applied once
         const ColorVector<real> v = in.load_unscaled(nb - in_base, sc);
         const auto u = links.load_link_unscaled(eo, mu, us);
         stag_accumulate_scaled(acc, u * v, neg, sc * us);

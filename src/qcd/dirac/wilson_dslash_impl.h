@@ -157,7 +157,7 @@ struct WilsonDslashKernel {
         // Branch-free: with `if (wrap) scale` nvcc duplicated the rest of the hop into both
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
-        real us;  // half: the link's 1 / kHalfWideMax (decode_half_wide), applied with the accumulation
+        real us;  // half: the link's 1/32767, also applied with the accumulation
         const auto U = u.load_link_unscaled(s, mu, us);
         const real ph = (wrap ? phase_f[mu] : real(1)) * (sc * us);
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);

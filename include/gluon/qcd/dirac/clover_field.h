@@ -144,17 +144,15 @@ struct CloverAccessor {
     for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
     return v;
   }
-  // The block without its factor (half: the stored integers decoded wide, decode_half_wide, and
-  // scale = norm / kHalfWideMax; otherwise the block and scale = 1): a kernel scales the 12 reals of A v, not the 36 of A.
+  // The block without its factor (half: the stored integers, scale = norm / 32767; otherwise the
+  // block and scale = 1): a kernel scales the 12 reals of A v, not the 36 of A.
   GLUON_HD_INLINE block_type load_unscaled(std::int64_t s, int b, real& scale) const {
     if constexpr (is_half_store<Store>) {
-      scale = norm[2 * s + b] * (1.0f / kHalfWideMax);
+      scale = norm[2 * s + b] * (1.0f / kHalfMax);
       block_type v;
       Store raw[kCloverBlockReals];
       load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);
-      real w[kCloverBlockReals];
-      decode_half_wide<kCloverBlockReals>(raw, w);
-      for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, w[r]);
+      for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, static_cast<real>(raw[r]));
       return v;
     } else {
       scale = real(1);
