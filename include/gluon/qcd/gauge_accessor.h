@@ -111,6 +111,10 @@ struct GaugeAccessor {
   // without each entry's 1/32767; r12 as a HalfR12Link, whose rebuilt row is scaled in the
   // product) and scale = 1/32767: a stencil applies that to its product (3 to 6 reals a hop),
   // not to 12 or 18 link entries. Otherwise scale = 1 and the link is load_link's.
+  // (Tried: converting each int16 as the int32 holding it in its top half, so that ptxas emits
+  // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into scale: the shifts cost more
+  // issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
+  // bench/results/2026-11-24-half-projection-h200.)
   GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu, real& scale) const {
     if constexpr (is_half_store<Store> && R != Reconstruct::r8) {
       Store raw[nreals];
