@@ -114,12 +114,12 @@ void check_unscaled_links() {
   GaugeAccessor<std::int16_t, R> acc{buf.data(), l};
   for (int s = 0; s < n; ++s) {
     acc.store(s, 0, Matrix3<float>::from(random_su3(rng)));
-    float sc = 0.0f;
-    const auto wide = acc.load_link_unscaled(s, 0, sc);
+    const float sc = GaugeAccessor<std::int16_t, R>::unscaled_factor;
+    const auto raw = acc.load_link_unscaled(s, 0);
     const auto ref = acc.load_link(s, 0);
     ColorVector<float> e{};
     for (int c = 0; c < 3; ++c) e.c[c] = Complex<float>(1.0f - 0.3f * c, 0.5f + 0.2f * c);
-    const ColorVector<float> a = wide * e, b = ref * e, aa = adj_mul(wide, e), bb = adj_mul(ref, e);
+    const ColorVector<float> a = raw * e, b = ref * e, aa = adj_mul(raw, e), bb = adj_mul(ref, e);
     for (int k = 0; k < 3; ++k) {
       EXPECT_NEAR(sc * a.c[k].re, b.c[k].re, 1e-6) << to_string(R) << " link " << s;
       EXPECT_NEAR(sc * a.c[k].im, b.c[k].im, 1e-6) << to_string(R) << " link " << s;

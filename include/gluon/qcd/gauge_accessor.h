@@ -107,26 +107,26 @@ struct GaugeAccessor {
     if constexpr (R == Reconstruct::r8) return Recon<R>::template unpack_pivoted<real>(v);
     else return Recon<R>::template unpack<real>(v);
   }
+  // The factor load_link_unscaled's link lacks: 1/32767 for half r18/r12, 1 otherwise.
+  static constexpr float unscaled_factor = is_half_store<Store> && R != Reconstruct::r8 ? 1.0f / kHalfMax : 1.0f;
   // As load_link, but half r18/r12 links come back times 32767 (the stored integers, converted
   // without each entry's 1/32767; r12 as a HalfR12Link, whose rebuilt row is scaled in the
-  // product) and scale = 1/32767: a stencil applies that to its product (3 to 6 reals a hop),
-  // not to 12 or 18 link entries. Otherwise scale = 1 and the link is load_link's.
+  // product): a stencil applies unscaled_factor to its product (3 to 6 reals a hop), folded into
+  // the neighbour's own factor, not to 12 or 18 link entries. Otherwise load_link's link.
   // (Tried: converting each int16 as the int32 holding it in its top half, so that ptxas emits
-  // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into scale: the shifts cost more
-  // issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
+  // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into the factor: the shifts cost
+  // more issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
   // bench/results/2026-11-24-half-projection-h200.)
-  GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu, real& scale) const {
+  GLUON_HD_INLINE auto load_link_unscaled(std::int64_t s, int mu) const {
     if constexpr (is_half_store<Store> && R != Reconstruct::r8) {
       Store raw[nreals];
       load_reals<Store, nreals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, mu, raw);
       real v[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) v[r] = static_cast<real>(raw[r]);
-      scale = real(1.0f / kHalfMax);
       if constexpr (R == Reconstruct::r12) return HalfR12Link<real>{Recon<R>::template unpack<real>(v)};
       else return Recon<R>::template unpack<real>(v);
     } else {
-      scale = real(1);
       return load_link(s, mu);
     }
   }

@@ -74,12 +74,14 @@ struct SpinorAccessor {
     if constexpr (is_half_store<Store>) scale = norm[s];
     return build(s, [scale](Store x) { return RealCodec<Store>::decode(x, scale); });
   }
-  GLUON_HD_INLINE value_type load_unscaled(std::int64_t s, real& scale) const {
+  // `factor` (a constant: another field's missing factor, GaugeAccessor::unscaled_factor) is
+  // folded into `scale` at no cost.
+  GLUON_HD_INLINE value_type load_unscaled(std::int64_t s, real& scale, float factor = 1.0f) const {
     if constexpr (is_half_store<Store>) {
-      scale = norm[s] * (1.0f / kHalfMax);
+      scale = norm[s] * (factor / kHalfMax);
       return build(s, [](Store x) { return static_cast<float>(x); });
     } else {
-      scale = real(1);
+      scale = real(factor);
       return load(s);
     }
   }
@@ -88,9 +90,9 @@ struct SpinorAccessor {
   // linear map with integer coefficients (the Wilson spin projection: sums of two components,
   // times i^k) is exact on them, so a kernel can convert its 12 results instead of 24 inputs:
   // int -> float conversion (I2F) runs at a quarter of the FP32 rate on sm_90.
-  GLUON_HD_INLINE spinor_value_t<int, nspin> load_raw(std::int64_t s, real& scale) const {
+  GLUON_HD_INLINE spinor_value_t<int, nspin> load_raw(std::int64_t s, real& scale, float factor = 1.0f) const {
     static_assert(is_half_store<Store>, "load_raw: only half storage holds integers");
-    scale = norm[s] * (1.0f / kHalfMax);
+    scale = norm[s] * (factor / kHalfMax);
     return build_as<int>(s, [](Store x) { return static_cast<int>(x); });
   }
 
@@ -130,7 +132,11 @@ struct SpinorAccessor {
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) {
         const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
+#if defined(__CUDA_ARCH__)
+        mx = fmaxf(mx, a);  // one FMNMX; the comparison and select took two instructions
+#else
         mx = a > mx ? a : mx;
+#endif
       }
       // |x| <= mx, so x * (32767 / mx) rounds into [-32767, 32767]: no clamp needed. A site
       // below 1e-30 (where 32767 / mx would overflow) is stored as zero.

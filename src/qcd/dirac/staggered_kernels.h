@@ -97,10 +97,10 @@ struct StaggeredDslashKernel {
       } else {
         const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
-        real sc, us;  // half: the spinor's norm / 32767 and the link's 1/32767, applied once
-        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc);
-        const auto u = links.load_link_unscaled(eo, mu, us);
-        stag_accumulate_scaled(acc, u * v, neg, sc * us);
+        real sc;  // half: the spinor's norm / 32767 and the link's 1/32767, applied once
+        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc, A::unscaled_factor);
+        const auto u = links.load_link_unscaled(eo, mu);
+        stag_accumulate_scaled(acc, u * v, neg, sc);
       }
     }
     {
@@ -113,10 +113,10 @@ struct StaggeredDslashKernel {
         const int nb = other + ((lex + (v - xc[mu]) * stride[mu]) >> 1);
         // The backward term enters with a minus sign.
         const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
-        real sc, us;
-        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc);
-        const auto u = links.load_link_unscaled(nb, mu, us);
-        stag_accumulate_scaled(acc, adj_mul(u, v), neg, sc * us);
+        real sc;
+        const ColorVector<real> v = in.load_unscaled(nb - in_base, sc, A::unscaled_factor);
+        const auto u = links.load_link_unscaled(nb, mu);
+        stag_accumulate_scaled(acc, adj_mul(u, v), neg, sc);
       }
     }
   }

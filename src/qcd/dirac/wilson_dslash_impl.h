@@ -115,14 +115,15 @@ struct WilsonDslashKernel {
   }
 
   // h0, h1 = (1 + sgn g_mu) in(n) (rows 0, 1), sgn = fwd, or -fwd for a backward hop; sc the
-  // factor the stored values still need (load_unscaled). Half storage projects its integers
+  // factor the stored values still need (load_unscaled), times the one load_link_unscaled's
+  // link lacks. Half storage projects its integers
   // exactly (|a +- b| < 2^16) and converts the 12 results: 96 fewer I2F a site, at a quarter of
   // the FP32 rate the conversions were a third of the half kernel's issue time.
   template <int mu>
   GLUON_HD_INLINE void project_neighbour(int n, ColorVector<real>& h0, ColorVector<real>& h1, bool backward,
                                          real& sc) const {
     if constexpr (is_half_store<Store>) {
-      const Spinor<int> p = in.load_raw(n, sc);
+      const Spinor<int> p = in.load_raw(n, sc, G::unscaled_factor);
       ColorVector<int> i0, i1;
       spin_project<mu>(p, i0, i1, backward ? -ifwd : ifwd);
       // (I2F here: the exponent trick, as_float(0x4b400000 + v) - 1.5 * 2^23, and the same for
@@ -134,7 +135,7 @@ struct WilsonDslashKernel {
         h1.c[c] = Complex<real>(f(i1.c[c].re), f(i1.c[c].im));
       }
     } else {
-      const Spinor<real> p = in.load_unscaled(n, sc);
+      const Spinor<real> p = in.load_unscaled(n, sc, G::unscaled_factor);
       spin_project<mu>(p, h0, h1, backward ? -fwd : fwd);
     }
   }
@@ -151,15 +152,14 @@ struct WilsonDslashKernel {
       } else {
         const int nl = wrap ? lex - (idx.dims[mu] - 1) * stride[mu] : lex + stride[mu];
         const int nb = other + (nl >> 1);
-        real sc;  // half: the site's norm / 32767, applied with the accumulation, not to the 24 reals
+        real sc;  // half: the site's norm / 32767 and the link's 1/32767, applied with the accumulation
         ColorVector<real> h0, h1;
         project_neighbour<mu>(nb - in_shift, h0, h1, false, sc);
         // Branch-free: with `if (wrap) scale` nvcc duplicated the rest of the hop into both
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
-        real us;  // half: the link's 1/32767, also applied with the accumulation
-        const auto U = u.load_link_unscaled(s, mu, us);
-        const real ph = (wrap ? phase_f[mu] : real(1)) * (sc * us);
+        const auto U = u.load_link_unscaled(s, mu);
+        const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
@@ -173,9 +173,8 @@ struct WilsonDslashKernel {
         real sc;
         ColorVector<real> h0, h1;
         project_neighbour<mu>(nb - in_shift, h0, h1, true, sc);
-        real us;
-        const auto U = u.load_link_unscaled(nb, mu, us);
-        const real ph = (wrap ? phase_b[mu] : real(1)) * (sc * us);
+        const auto U = u.load_link_unscaled(nb, mu);
+        const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
       }
     }
