@@ -107,3 +107,30 @@ TEST(FieldConvertGpu, SpinorsHostDeviceAndBackMatchCpuBitwise) {
     }
   }
 }
+
+// Half on the device: a NaN component makes its site's norm NaN (max.NaN), so the site reads back
+// NaN everywhere, as on the host; the other sites are the host's bit for bit.
+TEST(FieldConvertGpu, HalfSpinorWithNanReadsBackNan) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  SpinorFieldParams p;
+  p.geometry = kGeom;
+  SpinorField src(p);
+  fill_gaussian(src, 6, 0, cpu);
+  static_cast<double*>(src.data())[7 * 24 + 5] = std::nan("");
+  SpinorFieldParams q = p;
+  q.precision = Precision::half;
+  q.order = FieldOrder::blocked;
+  q.space = runtime::MemSpace::device;
+  SpinorField dev = converted(src, q, gpu);
+  SpinorField back = converted(dev, p, gpu);
+  const double* b = static_cast<const double*>(back.data());
+  for (int r = 0; r < 24; ++r) EXPECT_TRUE(std::isnan(b[7 * 24 + r])) << "real " << r;
+  q.space = runtime::MemSpace::host;
+  SpinorField host = converted(src, q, cpu);
+  SpinorField hb = converted(host, p, cpu);
+  const double* h = static_cast<const double*>(hb.data());
+  for (std::int64_t i = 0; i < 24 * kGeom.volume(); ++i)
+    if (i / 24 != 7) ASSERT_EQ(b[i], h[i]) << "real " << i;
+}

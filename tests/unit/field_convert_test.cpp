@@ -222,6 +222,13 @@ TEST(FieldConvert, SpinorAccessorHalfZeroSiteAndDispatch) {
   acc.store(4, v);
   EXPECT_EQ(f.norms()[4], 4.0f);
   EXPECT_EQ(acc.load(4).s[2].c[1].re, -4.0f);
+  // A NaN component cannot be an int16: the site's norm becomes NaN and the site reads back NaN.
+  v.s[0].c[0] = complexd(std::nan(""), 0.0);
+  acc.store(5, v);
+  EXPECT_TRUE(std::isnan(f.norms()[5]));
+  const Spinor<float> n = acc.load(5);
+  EXPECT_TRUE(std::isnan(n.s[2].c[1].re));
+  EXPECT_TRUE(std::isnan(n.s[0].c[0].re));
   const int spins = dispatch_spinor(f, [](auto a) { return decltype(a)::spins * 10 + int(sizeof(typename decltype(a)::store_type)); });
   EXPECT_EQ(spins, 42);
 }

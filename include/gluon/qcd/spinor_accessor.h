@@ -8,7 +8,7 @@
 //                                 the parity for even/odd fields). Half precision keeps one float
 //                                 norm per site, norm = max |real component|, and stores each
 //                                 component as round_to_half(x * (32767 / norm)) (no clamp: |x|
-//                                 <= norm); a zero site stores norm 0.
+//                                 <= norm); a zero site stores norm 0, a site with a NaN norm NaN.
 //                                 load_unscaled(s, scale): the stored values without the per-site
 //                                 factor, which comes back in `scale` (norm / 32767 for half, 1
 //                                 otherwise): a linear kernel applies it once to a smaller
@@ -133,14 +133,16 @@ struct SpinorAccessor {
       for (int r = 0; r < nreals; ++r) {
         const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
 #if defined(__CUDA_ARCH__)
-        mx = fmaxf(mx, a);  // one FMNMX; the comparison and select took two instructions
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(mx) : "f"(mx), "f"(a));  // one FMNMX, NaN kept
 #else
-        mx = a > mx ? a : mx;
+        mx = (a > mx || a != a) ? a : mx;
 #endif
       }
       // |x| <= mx, so x * (32767 / mx) rounds into [-32767, 32767]: no clamp needed. A site
-      // below 1e-30 (where 32767 / mx would overflow) is stored as zero.
-      if (!(mx >= 1e-30f)) mx = 0.0f;
+      // below 1e-30 (where 32767 / mx would overflow) is stored as zero. A NaN component makes
+      // the norm NaN, so the whole site reads back NaN and a solver's finiteness checks see it
+      // (an int16 cannot hold it; the maximum used to skip it and store a finite site).
+      if (mx < 1e-30f) mx = 0.0f;
       norm[s] = mx;
       const float k = mx > 0.0f ? kHalfMax / mx : 0.0f;
       Store raw[nreals];
