@@ -39,7 +39,8 @@ inline constexpr float kHalfMax = 32767.0f;
 // v in [-32767, 32767] -> the nearest int16 (ties to even). On the GPU by one FADD: 1.5 * 2^23 + v
 // rounds v to an integer (ties to even, as __float2int_rn) in the low mantissa bits, whose low
 // 16 are the int16 (|v| < 2^22); F2I runs at a quarter of the FADD rate on sm_90 (lrintf is
-// a 64-bit conversion there, dearer still). NaN stores 0, as __float2int_rn gave.
+// a 64-bit conversion there, dearer still). A NaN v stores -1 here (0 on the host); a spinor
+// site holding one stores a NaN norm (spinor_accessor.h), so it reads back NaN either way.
 GLUON_HD_INLINE std::int16_t round_to_half(float v) {
 #if defined(__CUDA_ARCH__)
   // __fadd_rn: never contracted with the caller's x * (32767 / norm) into one FFMA, whose single
