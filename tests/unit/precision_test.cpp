@@ -103,20 +103,23 @@ TEST(Precision, HalfGaugeAccessorsWithinTolerance) {
   EXPECT_LT(half_error<Reconstruct::r8>(one, buf), 1e-7);
 }
 
-// The half stencil links: load_link_unscaled times its scale acts as load_link's link (r18, r12),
-// in U h and in U^+ h.
-template <Reconstruct R>
+// The stencils' links: load_link_unscaled, times unscaled_factor and with_link_sign, acts as
+// load_link's link, in U h and in U^+ h (half r18/r12: the raw integers; r8 in half and single:
+// the pivoted link without its sign).
+template <class Store, Reconstruct R>
 void check_unscaled_links() {
   std::mt19937_64 rng(3);
   const int n = 64;
-  FieldLayout l = make_layout(FieldOrder::site_major, n, 0, 1, stored_reals(R), 2);
-  std::vector<std::int16_t> buf(static_cast<std::size_t>(l.size()), 0);
-  GaugeAccessor<std::int16_t, R> acc{buf.data(), l};
+  FieldLayout l = make_layout(FieldOrder::site_major, n, 0, 1, stored_reals(R), sizeof(Store));
+  std::vector<Store> buf(static_cast<std::size_t>(l.size()), 0);
+  GaugeAccessor<Store, R> acc{buf.data(), l};
+  int negative = 0;
   for (int s = 0; s < n; ++s) {
     acc.store(s, 0, Matrix3<float>::from(random_su3(rng)));
-    const float sc = GaugeAccessor<std::int16_t, R>::unscaled_factor;
     const auto raw = acc.load_link_unscaled(s, 0);
     const auto ref = acc.load_link(s, 0);
+    const float sc = with_link_sign(raw, GaugeAccessor<Store, R>::unscaled_factor);
+    negative += sc < 0;
     ColorVector<float> e{};
     for (int c = 0; c < 3; ++c) e.c[c] = Complex<float>(1.0f - 0.3f * c, 0.5f + 0.2f * c);
     const ColorVector<float> a = raw * e, b = ref * e, aa = adj_mul(raw, e), bb = adj_mul(ref, e);
@@ -127,9 +130,13 @@ void check_unscaled_links() {
       EXPECT_NEAR(sc * aa.c[k].im, bb.c[k].im, 1e-6) << to_string(R) << " link " << s;
     }
   }
+  if (R == Reconstruct::r8) EXPECT_GT(negative, 0) << "no link took the sign path";
 }
 
-TEST(Precision, UnscaledHalfLinksMatchDecodedLinks) {
-  check_unscaled_links<Reconstruct::r18>();
-  check_unscaled_links<Reconstruct::r12>();
+TEST(Precision, UnscaledLinksMatchDecodedLinks) {
+  check_unscaled_links<std::int16_t, Reconstruct::r18>();
+  check_unscaled_links<std::int16_t, Reconstruct::r12>();
+  check_unscaled_links<std::int16_t, Reconstruct::r8>();
+  check_unscaled_links<float, Reconstruct::r8>();
+  check_unscaled_links<float, Reconstruct::r12>();
 }

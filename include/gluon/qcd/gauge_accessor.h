@@ -107,12 +107,14 @@ struct GaugeAccessor {
     if constexpr (R == Reconstruct::r8) return Recon<R>::template unpack_pivoted<real>(v);
     else return Recon<R>::template unpack<real>(v);
   }
-  // The factor load_link_unscaled's link lacks: 1/32767 for half r18/r12, 1 otherwise.
+  // The constant factor load_link_unscaled's link lacks: 1/32767 for half r18/r12, 1 otherwise.
   static constexpr float unscaled_factor = is_half_store<Store> && R != Reconstruct::r8 ? 1.0f / kHalfMax : 1.0f;
-  // As load_link, but half r18/r12 links come back times 32767 (the stored integers, converted
-  // without each entry's 1/32767; r12 as a HalfR12Link, whose rebuilt row is scaled in the
-  // product): a stencil applies unscaled_factor to its product (3 to 6 reals a hop), folded into
-  // the neighbour's own factor, not to 12 or 18 link entries. Otherwise load_link's link.
+  // As load_link, but with the factors a stencil can apply to its hop's scalar instead of to
+  // each product (3 to 6 reals) or each link entry (12 or 18) left out: half r18/r12 links come
+  // back times 32767 (the stored integers, converted without each entry's 1/32767; r12 as a
+  // HalfR12Link, whose rebuilt row is scaled in the product), unscaled_factor to be folded into
+  // the neighbour's own factor; r8 links as a SignlessPivotedLink, their sign to be applied by
+  // with_link_sign. r18/r12 in double and single: load_link's matrix.
   // (Tried: converting each int16 as the int32 holding it in its top half, so that ptxas emits
   // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into the factor: the shifts cost
   // more issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
@@ -126,6 +128,10 @@ struct GaugeAccessor {
       for (int r = 0; r < nreals; ++r) v[r] = static_cast<real>(raw[r]);
       if constexpr (R == Reconstruct::r12) return HalfR12Link<real>{Recon<R>::template unpack<real>(v)};
       else return Recon<R>::template unpack<real>(v);
+    } else if constexpr (R == Reconstruct::r8) {
+      real v[nreals];
+      decode(s, mu, v);
+      return SignlessPivotedLink<real>{Recon<R>::template unpack_pivoted<real>(v)};
     } else {
       return load_link(s, mu);
     }

@@ -137,32 +137,61 @@ template <class T> GLUON_HD_INLINE void rotate3(ColorVector<T>& v, bool on, bool
   rotate3(v.c[0], v.c[1], v.c[2], on, left);
 }
 }  // namespace detail
-// U h = sign S W g with g_m = h_(m+k)%3.
+// A PivotedLink without its overall sign (-1 when b): a stencil applies that with its hop's
+// scalar factor (with_link_sign) instead of to the 6 reals of every product
+// (GaugeAccessor::load_link_unscaled).
 template <class T>
-GLUON_HD_INLINE ColorVector<T> operator*(const PivotedLink<T>& u, const ColorVector<T>& h) {
+struct SignlessPivotedLink {
+  PivotedLink<T> p;
+};
+// U h / sign = S W g with g_m = h_(m+k)%3.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const SignlessPivotedLink<T>& u, const ColorVector<T>& h) {
   ColorVector<T> g = h;
-  detail::rotate3(g, u.k != 0, true);
-  detail::rotate3(g, u.k == 2, true);
-  const ColorVector<T> r = u.w * g;
-  const T sign = u.b ? T(-1) : T(1);
+  detail::rotate3(g, u.p.k != 0, true);
+  detail::rotate3(g, u.p.k == 2, true);
+  const ColorVector<T> r = u.p.w * g;
   ColorVector<T> out;
-  out.c[0] = sign * r.c[0];
-  out.c[1] = sign * (u.b ? r.c[2] : r.c[1]);
-  out.c[2] = sign * (u.b ? r.c[1] : r.c[2]);
+  out.c[0] = r.c[0];
+  out.c[1] = u.p.b ? r.c[2] : r.c[1];
+  out.c[2] = u.p.b ? r.c[1] : r.c[2];
   return out;
 }
-// U^+ h = C^T W^+ (sign S h): the product's components shifted back by k.
+// U^+ h / sign = C^T W^+ (S h): the product's components shifted back by k.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> adj_mul(const SignlessPivotedLink<T>& u, const ColorVector<T>& h) {
+  ColorVector<T> g;
+  g.c[0] = h.c[0];
+  g.c[1] = u.p.b ? h.c[2] : h.c[1];
+  g.c[2] = u.p.b ? h.c[1] : h.c[2];
+  ColorVector<T> q = adj_mul(u.p.w, g);
+  detail::rotate3(q, u.p.k != 0, false);
+  detail::rotate3(q, u.p.k == 2, false);
+  return q;
+}
+template <class T>
+GLUON_HD_INLINE ColorVector<T> signed_product(const ColorVector<T>& v, bool negative) {
+  ColorVector<T> out;
+  for (int c = 0; c < 3; ++c) out.c[c] = negative ? -v.c[c] : v.c[c];
+  return out;
+}
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const PivotedLink<T>& u, const ColorVector<T>& h) {
+  return signed_product(SignlessPivotedLink<T>{u} * h, u.b);
+}
 template <class T>
 GLUON_HD_INLINE ColorVector<T> adj_mul(const PivotedLink<T>& u, const ColorVector<T>& h) {
-  const T sign = u.b ? T(-1) : T(1);
-  ColorVector<T> g;
-  g.c[0] = sign * h.c[0];
-  g.c[1] = sign * (u.b ? h.c[2] : h.c[1]);
-  g.c[2] = sign * (u.b ? h.c[1] : h.c[2]);
-  ColorVector<T> q = adj_mul(u.w, g);
-  detail::rotate3(q, u.k != 0, false);
-  detail::rotate3(q, u.k == 2, false);
-  return q;
+  return signed_product(adj_mul(SignlessPivotedLink<T>{u}, h), u.b);
+}
+// f times the sign a link form leaves to the stencil: -f for a signless pivoted link with b,
+// f for every other form.
+template <class L, class T>
+GLUON_HD_INLINE T with_link_sign(const L&, T f) {
+  return f;
+}
+template <class T>
+GLUON_HD_INLINE T with_link_sign(const SignlessPivotedLink<T>& u, T f) {
+  return u.p.b ? -f : f;
 }
 
 template <> struct Recon<Reconstruct::r8> {

@@ -100,7 +100,7 @@ struct StaggeredDslashKernel {
         real sc;  // half: the spinor's norm / 32767 and the link's 1/32767, applied once
         const ColorVector<real> v = in.load_unscaled(nb - in_base, sc, A::unscaled_factor);
         const auto u = links.load_link_unscaled(eo, mu);
-        stag_accumulate_scaled(acc, u * v, neg, sc);
+        stag_accumulate_scaled(acc, u * v, neg, with_link_sign(u, sc));
       }
     }
     {
@@ -116,7 +116,7 @@ struct StaggeredDslashKernel {
         real sc;
         const ColorVector<real> v = in.load_unscaled(nb - in_base, sc, A::unscaled_factor);
         const auto u = links.load_link_unscaled(nb, mu);
-        stag_accumulate_scaled(acc, adj_mul(u, v), neg, sc);
+        stag_accumulate_scaled(acc, adj_mul(u, v), neg, with_link_sign(u, sc));
       }
     }
   }

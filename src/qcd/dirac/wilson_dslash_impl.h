@@ -159,7 +159,7 @@ struct WilsonDslashKernel {
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
         const auto U = u.load_link_unscaled(s, mu);
-        const real ph = (wrap ? phase_f[mu] : real(1)) * sc;
+        const real ph = with_link_sign(U, (wrap ? phase_f[mu] : real(1)) * sc);
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
@@ -174,7 +174,7 @@ struct WilsonDslashKernel {
         ColorVector<real> h0, h1;
         project_neighbour<mu>(nb - in_shift, h0, h1, true, sc);
         const auto U = u.load_link_unscaled(nb, mu);
-        const real ph = (wrap ? phase_b[mu] : real(1)) * sc;
+        const real ph = with_link_sign(U, (wrap ? phase_b[mu] : real(1)) * sc);
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
       }
     }
