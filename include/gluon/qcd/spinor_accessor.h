@@ -9,10 +9,12 @@
 //                                 norm per site, norm = max |real component|, and stores each
 //                                 component as round_to_half(x * (32767 / norm)) (no clamp: |x|
 //                                 <= norm); a zero site stores norm 0, a site with a NaN norm NaN.
-//                                 load_unscaled(s, scale): the stored values without the per-site
-//                                 factor, which comes back in `scale` (norm / 32767 for half, 1
-//                                 otherwise): a linear kernel applies it once to a smaller
-//                                 intermediate (the Wilson hop: to the projected half spinor).
+//                                 load_unscaled(s, scale[, factor]): the stored values without
+//                                 the per-site factor, which comes back in `scale` (norm / 32767
+//                                 for half, 1 otherwise; times the constant `factor`): a linear
+//                                 kernel applies it once to a smaller intermediate (the staggered
+//                                 hop: to U v). load_raw(s, scale[, factor]): half only, the
+//                                 stored integers as int (the Wilson hop projects them exactly).
 //                                 Real r of a site is (spin * 3 + colour) * 2 + (0 re, 1 im), the
 //                                 order of the canonical Spinor<double> in memory.
 //                                 BlockedOnDevice: device code assumes the blocked order, the only

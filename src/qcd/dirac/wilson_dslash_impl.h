@@ -116,9 +116,9 @@ struct WilsonDslashKernel {
 
   // h0, h1 = (1 + sgn g_mu) in(n) (rows 0, 1), sgn = fwd, or -fwd for a backward hop; sc the
   // factor the stored values still need (load_unscaled), times the one load_link_unscaled's
-  // link lacks. Half storage projects its integers
-  // exactly (|a +- b| < 2^16) and converts the 12 results: 96 fewer I2F a site, at a quarter of
-  // the FP32 rate the conversions were a third of the half kernel's issue time.
+  // link lacks. Half storage projects its integers exactly (|a +- b| < 2^16) and converts the
+  // 12 results instead of the 24 inputs: Wilson half +11.5%, clover half +5.6% (H200, trip 2 of
+  // bench/results/2026-11-24-half-projection-h200).
   template <int mu>
   GLUON_HD_INLINE void project_neighbour(int n, ColorVector<real>& h0, ColorVector<real>& h1, bool backward,
                                          real& sc) const {
@@ -129,10 +129,9 @@ struct WilsonDslashKernel {
       // (I2F here: the exponent trick, as_float(0x4b400000 + v) - 1.5 * 2^23, and the same for
       // the links' raw pairs, issue 2-3 instructions a value and measured 5-8% slower; H200,
       // bench/results/2026-11-24-half-projection-h200.)
-      auto f = [](int v) { return static_cast<real>(v); };
       for (int c = 0; c < 3; ++c) {
-        h0.c[c] = Complex<real>(f(i0.c[c].re), f(i0.c[c].im));
-        h1.c[c] = Complex<real>(f(i1.c[c].re), f(i1.c[c].im));
+        h0.c[c] = Complex<real>(i0.c[c]);
+        h1.c[c] = Complex<real>(i1.c[c]);
       }
     } else {
       const Spinor<real> p = in.load_unscaled(n, sc, G::unscaled_factor);

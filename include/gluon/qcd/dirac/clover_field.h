@@ -136,24 +136,16 @@ struct CloverAccessor {
   FieldLayout layout;
 
   GLUON_HD_INLINE block_type load(std::int64_t s, int b) const {
-    block_type v;
     float scale = 1.0f;
     if constexpr (is_half_store<Store>) scale = norm[2 * s + b];
-    Store raw[kCloverBlockReals];
-    load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
-    for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, RealCodec<Store>::decode(raw[r], scale));
-    return v;
+    return build(s, b, [scale](Store x) { return RealCodec<Store>::decode(x, scale); });
   }
   // The block without its factor (half: the stored integers, scale = norm / 32767; otherwise the
   // block and scale = 1): a kernel scales the 12 reals of A v, not the 36 of A.
   GLUON_HD_INLINE block_type load_unscaled(std::int64_t s, int b, real& scale) const {
     if constexpr (is_half_store<Store>) {
       scale = norm[2 * s + b] * (1.0f / kHalfMax);
-      block_type v;
-      Store raw[kCloverBlockReals];
-      load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);
-      for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, static_cast<real>(raw[r]));
-      return v;
+      return build(s, b, [](Store x) { return static_cast<real>(x); });
     } else {
       scale = real(1);
       return load(s, b);
@@ -176,6 +168,16 @@ struct CloverAccessor {
       for (int r = 0; r < kCloverBlockReals; ++r) raw[r] = static_cast<Store>(v.real_at(r));
       store_reals<Store, kCloverBlockReals, BlockedOnDevice>(data, layout, s, b, raw);
     }
+  }
+
+ private:
+  template <class Decode>
+  GLUON_HD_INLINE block_type build(std::int64_t s, int b, Decode decode) const {
+    block_type v;
+    Store raw[kCloverBlockReals];
+    load_reals<Store, kCloverBlockReals, BlockedOnDevice, BlockedOnDevice>(data, layout, s, b, raw);  // whole 16-byte blocks on the GPU
+    for (int r = 0; r < kCloverBlockReals; ++r) v.set_real(r, decode(raw[r]));
+    return v;
   }
 };
 
