@@ -59,18 +59,19 @@ void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args,
   args.sites = p0.sites();
 }
 
-bool reduces(Op op) {
+int reductions(Op op) {
   switch (op) {
-    case Op::norm2: case Op::cdot: case Op::re_dot: case Op::axpy_norm2: case Op::caxpy_norm2:
-    case Op::xmy_norm2: case Op::cg_update: case Op::cdot_norm2: case Op::bicgstab_update:
-      return true;
+    case Op::norm2: case Op::re_dot: case Op::axpy_norm2: case Op::caxpy_norm2: case Op::xmy_norm2:
+    case Op::cg_update: case Op::cg_residual:
+      return 1;
+    case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_update:
+      return 3;
     default:
-      return false;
+      return 0;
   }
 }
-
 Sums run_local(Op op, const Args& args, const runtime::Exec& ex) {
-  if (args.sites == 0) return Sums{};
+  if (args.sites == 0 && args.out_host == nullptr) return Sums{};  // a queued reduction still writes its zero
   switch (args.f[0]->params().precision) {
     case Precision::double_: return run_double(op, args, ex);
     case Precision::single: return run_single(op, args, ex);
@@ -81,14 +82,25 @@ Sums run_local(Op op, const Args& args, const runtime::Exec& ex) {
 
 // On a lattice split over ranks, reductions are summed over the world (the process grid spans
 // it), so every rank's solver sees the same numbers and takes the same decisions.
-Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex) {
+Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex,
+         runtime::ScalarSlots* async_slots = nullptr, int async_first = 0) {
   prepare(kernel, ops, args, ex);
   Sums r = run_local(op, args, ex);
-  if (reduces(op)) {
-    const Coords& grid = args.f[0]->geometry().grid();
-    if (grid[0] * grid[1] * grid[2] * grid[3] > 1)
-      comm::world().allreduce_sum(r.v, sizeof(r.v) / sizeof(r.v[0]));
+  const int nred = reductions(op);
+  const Coords& grid = args.f[0]->geometry().grid();
+  if (nred == 0 || grid[0] * grid[1] * grid[2] * grid[3] == 1) return r;
+  if (async_slots == nullptr) {
+    comm::world().allreduce_sum(r.v, nred);
+    return r;
   }
+  // A queued reduction on a split lattice: wait for this rank's sums, add them over the world,
+  // and put the totals back where the next kernels read them.
+  runtime::ScalarSlots& slots = *async_slots;
+  slots.record();
+  slots.wait();
+  for (int i = 0; i < nred; ++i) r.v[i] = slots.host(async_first + i);
+  comm::world().allreduce_sum(r.v, nred);
+  for (int i = 0; i < nred; ++i) slots.set(async_first + i, r.v[i]);
   return r;
 }
 
@@ -189,6 +201,53 @@ NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, Sp
   const auto r = run(Op::bicgstab_update, "bicgstab_update",
                      {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, coeffs(alpha, omega), ex);
   return {r.v[0], {r.v[1], r.v[2]}};
+}
+
+namespace {
+
+// Checks that `s` names a slot (and, for a reduction's output, room for its `count` sums) of
+// slots made for ex's backend, device and stream.
+double* slot_ptr(const char* kernel, const char* name, blas::Slot s, const runtime::Exec& ex, bool mirror,
+                 int count = 1) {
+  const std::string where = std::string("blas::") + kernel + ": slot " + name;
+  if (s.slots == nullptr) throw InputError(where + ": no ScalarSlots given");
+  const runtime::Exec& se = s.slots->exec();
+  if (se.backend != ex.backend || (ex.backend == runtime::Backend::cuda && (se.device != ex.device || se.stream != ex.stream)))
+    throw InputError(where + ": expected slots made for the call's backend, device and stream (" +
+                     runtime::to_string(ex.backend) + " device " + std::to_string(ex.device) + "), found slots of " +
+                     runtime::to_string(se.backend) + " device " + std::to_string(se.device) +
+                     (se.stream != ex.stream ? " on another stream" : ""));
+  if (s.index < 0 || s.index + count > s.slots->size())
+    throw InputError(where + ": index " + std::to_string(s.index) + " (" + std::to_string(count) +
+                     " values) outside the " + std::to_string(s.slots->size()) + " slots");
+  return mirror ? s.slots->mirror(s.index) : s.slots->device(s.index);
+}
+
+}  // namespace
+
+void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.out_host = slot_ptr("re_dot", "out", out, ex, true);
+  args.out_device = slot_ptr("re_dot", "out", out, ex, false);
+  run(Op::re_dot, "re_dot", {{"x", &x}, {"y", &y}}, args, ex, out.slots, out.index);
+}
+
+void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot r2_new, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = slot_ptr("cg_residual", "r2", r2, ex, false);
+  args.in[1] = slot_ptr("cg_residual", "pAp", pAp, ex, false);
+  args.out_host = slot_ptr("cg_residual", "r2_new", r2_new, ex, true);
+  args.out_device = slot_ptr("cg_residual", "r2_new", r2_new, ex, false);
+  run(Op::cg_residual, "cg_residual", {{"Ap", &Ap}, {"r", &r}}, args, ex, r2_new.slots, r2_new.index);
+}
+
+void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, const SpinorField& r,
+             const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = slot_ptr("cg_step", "r2", r2, ex, false);
+  args.in[1] = slot_ptr("cg_step", "pAp", pAp, ex, false);
+  args.in[2] = slot_ptr("cg_step", "r2_new", r2_new, ex, false);
+  run(Op::cg_step, "cg_step", {{"p", &p}, {"x", &x}, {"r", &r}}, args, ex);
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,

@@ -23,7 +23,8 @@ namespace gluon::qcd::blas::detail {
 
 enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
-  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift
+  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift,
+  cg_residual, cg_step  // coefficients from device slots (blas.h, "Device-resident scalars")
 };
 
 using Sums = qcd::detail::DoubleSums<4>;
@@ -34,6 +35,13 @@ struct Args {
   const std::vector<ShiftUpdate>* shifts = nullptr;
   int nspin = 4;
   std::int64_t sites = 0;
+  // Device-resident scalars: the slots a kernel reads its coefficients from (cg_residual, cg_step:
+  // |r|^2, p^dagger A p, the new |r|^2), and where a queued reduction writes its sums (its first
+  // double; the sums of one reduction occupy consecutive slots). Null: host coefficients, and a
+  // reduction that returns its sums.
+  const double* in[3] = {};
+  double* out_host = nullptr;
+  double* out_device = nullptr;
 };
 
 Sums run_double(Op op, const Args& args, const runtime::Exec& ex);
@@ -203,16 +211,45 @@ struct ReDotK {
   }
 };
 
+// Where a kernel's real coefficients a and b come from: values given by the host (Given), or CG's
+// alpha and beta computed on the device from slots that earlier kernels wrote (CgSlots).
+template <class R>
+struct Given {
+  R a_, b_;
+  GLUON_HD R a() const { return a_; }
+  GLUON_HD R b() const { return b_; }
+};
+
+// alpha = |r|^2 / p^dagger A p when that is positive and finite, else 0: a breakdown leaves x and r
+// as they were, and the host, which reads p^dagger A p from the slot's mirror, reports it.
+GLUON_HD_INLINE double cg_alpha(double r2, double pAp) {
+  return (pAp > 0.0 && pAp <= 1.7976931348623157e308) ? r2 / pAp : 0.0;
+}
+
+// a() = sign alpha; b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
+// broadcast load from L1, against dozens of bytes of vector data per site.
+template <class R>
+struct CgSlots {
+  const double *r2, *pAp, *r2_new;
+  double sign;
+  GLUON_HD R a() const { return static_cast<R>(sign * cg_alpha(*r2, *pAp)); }
+  GLUON_HD R b() const {
+    const double old = *r2;
+    return static_cast<R>(old > 0.0 ? *r2_new / old : 0.0);
+  }
+};
+
 // y += a x; |y|^2
-template <class Acc>
+template <class Acc, class Coef = Given<typename Acc::real>>
 struct AxpyNormK {
   static constexpr int nred = 1;
   using R = typename Acc::real;
   Acc x, y;
-  R a;
+  Coef c;
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    const R a = c.a();
     double n = 0.0;
     for (int r = 0; r < Acc::nreals; ++r) {
       const R v = spinor_real(vy, r) + a * spinor_real(vx, r);
@@ -270,16 +307,17 @@ struct CgUpdateK {
 };
 
 // x += a p; p = r + b p
-template <class Acc>
+template <class Acc, class Coef = Given<typename Acc::real>>
 struct AxpyZpbxK {
   static constexpr int nred = 0;
   using R = typename Acc::real;
   Acc p, x, r;
-  R a, b;
+  Coef c;
   GLUON_HD void operator()(std::int64_t s) const {
     auto vp = p.load(s);
     auto vx = x.load(s);
     const auto vr = r.load(s);
+    const R a = c.a(), b = c.b();
     for (int k = 0; k < Acc::nreals; ++k) {
       const R pk = spinor_real(vp, k);
       spinor_real(vx, k) += a * pk;
@@ -380,10 +418,14 @@ struct MultishiftK {
 // ---- launcher ----
 
 template <class F>
-Sums launch(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f) {
+Sums launch(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f, const Args& a) {
   Sums out{};
   if constexpr (F::nred == 0) {
     runtime::parallel_for(ex, label, n, f);
+  } else if (a.out_host != nullptr) {
+    using T = qcd::detail::DoubleSums<F::nred>;
+    runtime::parallel_reduce_into<T>(ex, label, n, f, reinterpret_cast<T*>(a.out_host),
+                                     reinterpret_cast<T*>(a.out_device));
   } else {
     const auto r = runtime::parallel_reduce<qcd::detail::DoubleSums<F::nred>>(ex, label, n, f);
     for (int i = 0; i < F::nred; ++i) out.v[i] = r.v[i];
@@ -397,7 +439,7 @@ constexpr bool pairing_free(Op op) {
   switch (op) {
     case Op::zero: case Op::scale: case Op::axpy: case Op::xpay: case Op::axpby: case Op::norm2:
     case Op::re_dot: case Op::axpy_norm2: case Op::xmy_norm2: case Op::cg_update: case Op::axpy_zpbx:
-    case Op::multishift:
+    case Op::multishift: case Op::cg_residual: case Op::cg_step:
       return true;
     default:
       return false;
@@ -439,30 +481,38 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
   const C cb(static_cast<R>(a.b.re), static_cast<R>(a.b.im));
   const R ra = static_cast<R>(a.a.re), rb = static_cast<R>(a.b.re);
   const std::int64_t n = a.sites;
+  auto launch_op = [&](const char* label, std::int64_t count, const auto& f) { return launch(ex, label, count, f, a); };
+  const CgSlots<R> cg{a.in[0], a.in[1], a.in[2], 1.0};
   switch (op) {
-    case Op::zero: return launch(ex, "blas_zero", n, ZeroK<Acc>{acc(0)});
-    case Op::scale: return launch(ex, "blas_scale", n, ScaleK<Acc>{acc(0), ra});
-    case Op::axpy: return launch(ex, "blas_axpy", n, AxpyK<Acc>{acc(0), acc(1), ra});
-    case Op::xpay: return launch(ex, "blas_xpay", n, XpayK<Acc>{acc(0), acc(1), ra});
-    case Op::axpby: return launch(ex, "blas_axpby", n, AxpbyK<Acc>{acc(0), acc(1), ra, rb});
-    case Op::caxpy: return launch(ex, "blas_caxpy", n, CaxpyK<Acc, false>{acc(0), acc(1), ca});
-    case Op::caxpby: return launch(ex, "blas_caxpby", n, CaxpbyK<Acc>{acc(0), acc(1), ca, cb});
-    case Op::norm2: return launch(ex, "blas_norm2", n, Norm2K<Acc>{acc(0)});
+    case Op::zero: return launch_op("blas_zero", n, ZeroK<Acc>{acc(0)});
+    case Op::scale: return launch_op("blas_scale", n, ScaleK<Acc>{acc(0), ra});
+    case Op::axpy: return launch_op("blas_axpy", n, AxpyK<Acc>{acc(0), acc(1), ra});
+    case Op::xpay: return launch_op("blas_xpay", n, XpayK<Acc>{acc(0), acc(1), ra});
+    case Op::axpby: return launch_op("blas_axpby", n, AxpbyK<Acc>{acc(0), acc(1), ra, rb});
+    case Op::caxpy: return launch_op("blas_caxpy", n, CaxpyK<Acc, false>{acc(0), acc(1), ca});
+    case Op::caxpby: return launch_op("blas_caxpby", n, CaxpbyK<Acc>{acc(0), acc(1), ca, cb});
+    case Op::norm2: return launch_op("blas_norm2", n, Norm2K<Acc>{acc(0)});
     case Op::cdot:
-    case Op::cdot_norm2: return launch(ex, "blas_cdot_norm2", n, CdotK<Acc>{acc(0), acc(1)});
-    case Op::re_dot: return launch(ex, "blas_re_dot", n, ReDotK<Acc>{acc(0), acc(1)});
-    case Op::axpy_norm2: return launch(ex, "blas_axpy_norm2", n, AxpyNormK<Acc>{acc(0), acc(1), ra});
-    case Op::caxpy_norm2: return launch(ex, "blas_caxpy_norm2", n, CaxpyK<Acc, true>{acc(0), acc(1), ca});
-    case Op::xmy_norm2: return launch(ex, "blas_xmy_norm2", n, XmyNormK<Acc>{acc(0), acc(1)});
+    case Op::cdot_norm2: return launch_op("blas_cdot_norm2", n, CdotK<Acc>{acc(0), acc(1)});
+    case Op::re_dot: return launch_op("blas_re_dot", n, ReDotK<Acc>{acc(0), acc(1)});
+    case Op::axpy_norm2: return launch_op("blas_axpy_norm2", n, AxpyNormK<Acc>{acc(0), acc(1), {ra, 0}});
+    case Op::caxpy_norm2: return launch_op("blas_caxpy_norm2", n, CaxpyK<Acc, true>{acc(0), acc(1), ca});
+    case Op::xmy_norm2: return launch_op("blas_xmy_norm2", n, XmyNormK<Acc>{acc(0), acc(1)});
     case Op::cg_update:
-      return launch(ex, "blas_cg_update", n, CgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), ra});
+      return launch_op("blas_cg_update", n, CgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), ra});
     case Op::axpy_zpbx:
-      return launch(ex, "blas_axpy_zpbx", n, AxpyZpbxK<Acc>{acc(0), acc(1), acc(2), ra, rb});
+      return launch_op("blas_axpy_zpbx", n, AxpyZpbxK<Acc>{acc(0), acc(1), acc(2), {ra, rb}});
     case Op::bicgstab_p:
-      return launch(ex, "blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), ca, cb});
+      return launch_op("blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), ca, cb});
     case Op::bicgstab_update:
-      return launch(ex, "blas_bicgstab_update", n,
+      return launch_op("blas_bicgstab_update", n,
                     BicgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), acc(4), ca, cb});
+    case Op::cg_residual: {
+      CgSlots<R> neg = cg;
+      neg.sign = -1.0;
+      return launch_op("blas_cg_residual", n, AxpyNormK<Acc, CgSlots<R>>{acc(0), acc(1), neg});
+    }
+    case Op::cg_step: return launch_op("blas_cg_step", n, AxpyZpbxK<Acc, CgSlots<R>>{acc(0), acc(1), acc(2), cg});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
@@ -476,7 +526,7 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
           k.beta[k.n] = static_cast<R>(sh[i].beta);
           k.zeta[k.n] = static_cast<R>(sh[i].zeta);
         }
-        launch(ex, "blas_multishift_update", n, k);
+        launch(ex, "blas_multishift_update", n, k, a);
       }
       return Sums{};
     }

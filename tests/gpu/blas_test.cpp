@@ -95,3 +95,39 @@ TEST(BlasGpu, KernelsMatchCpu) {
     near(blas::norm2(dd, gpu), blas::norm2(h[1], cpu));
   }
 }
+
+// The device-resident CG kernels on the GPU: the slots written by queued reductions feed the next
+// kernels without a host round trip, and match the CPU.
+TEST(BlasGpu, CgSlotKernelsMatchCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+    SCOPED_TRACE(to_string(prec));
+    SpinorFieldParams c;
+    c.geometry = kGeom;
+    std::vector<SpinorField> h, d;
+    for (int k = 0; k < 4; ++k) {
+      SpinorField f(c);
+      fill_gaussian(f, 90 + k, 0, cpu);
+      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
+      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
+    }
+    runtime::ScalarSlots sd(gpu, 3), sh(cpu, 3);
+    const double r2 = blas::norm2(h[3], cpu);
+    sd.set(0, r2);
+    sh.set(0, r2);
+    // p = 0, Ap = 1, x = 2, r = 3: the whole iteration queued, one wait.
+    blas::re_dot(d[0], d[1], {&sd, 1}, gpu);
+    blas::cg_residual({&sd, 0}, {&sd, 1}, d[1], d[3], {&sd, 2}, gpu);
+    blas::cg_step({&sd, 0}, {&sd, 1}, {&sd, 2}, d[0], d[2], d[3], gpu);
+    sd.record();
+    sd.wait();
+    blas::re_dot(h[0], h[1], {&sh, 1}, cpu);
+    blas::cg_residual({&sh, 0}, {&sh, 1}, h[1], h[3], {&sh, 2}, cpu);
+    blas::cg_step({&sh, 0}, {&sh, 1}, {&sh, 2}, h[0], h[2], h[3], cpu);
+    const double t = tol(prec);
+    for (int i = 1; i < 3; ++i) EXPECT_NEAR(sd.host(i), sh.host(i), t * std::fabs(sh.host(i)) * 10) << i;
+    for (int k = 0; k < 4; ++k) EXPECT_LT(rel_diff(d[k], h[k]), 10 * t) << k;
+  }
+}

@@ -255,6 +255,77 @@ TEST(Blas, CgKernels) {
   }
 }
 
+// The device-resident CG kernels (coefficients read from slots) against the host-coefficient
+// kernels with alpha = r2 / pAp and beta = r2_new / r2 computed here.
+TEST(Blas, CgSlotKernelsEqualTheHostCoefficientKernels) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    runtime::ScalarSlots slots(kCpu, 4);
+    const double r2 = 3.5, pAp = 1.75;
+    slots.set(0, r2);
+    SpinorField p = make(s, 40), ap = make(s, 41), x = make(s, 42), r = make(s, 43);
+    blas::re_dot(p, ap, {&slots, 1}, kCpu);
+    EXPECT_EQ(slots.host(1), blas::re_dot(p, ap, kCpu));
+    slots.set(1, pAp);
+    SpinorField r_want = make(s, 43);
+    const double n_want = blas::axpy_norm2(-(r2 / pAp), ap, r_want, kCpu);
+    blas::cg_residual({&slots, 0}, {&slots, 1}, ap, r, {&slots, 2}, kCpu);
+    EXPECT_EQ(reals(r), reals(r_want));
+    EXPECT_EQ(slots.host(2), n_want);
+    SpinorField p_want = make(s, 40), x_want = make(s, 42);
+    blas::axpy_zpbx(r2 / pAp, p_want, x_want, r, n_want / r2, kCpu);
+    blas::cg_step({&slots, 0}, {&slots, 1}, {&slots, 2}, p, x, r, kCpu);
+    EXPECT_EQ(reals(p), reals(p_want));
+    EXPECT_EQ(reals(x), reals(x_want));
+  }
+}
+
+// p^dagger A p <= 0, NaN or Inf: alpha is 0, so x and r keep their values (the solver reports the
+// breakdown from the slot); |r|^2 = 0 makes beta 0 rather than NaN.
+TEST(Blas, CgSlotKernelsLeaveXAndRAloneOnABreakdown) {
+  const Case s{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  runtime::ScalarSlots slots(kCpu, 3);
+  for (double bad : {0.0, -2.0, std::nan(""), static_cast<double>(INFINITY)}) {
+    SCOPED_TRACE(bad);
+    slots.set(0, 2.0);
+    slots.set(1, bad);
+    SpinorField p = make(s, 50), ap = make(s, 51), x = make(s, 52), r = make(s, 53);
+    const Reals rx = reals(x), rr = reals(r), rp = reals(p);
+    blas::cg_residual({&slots, 0}, {&slots, 1}, ap, r, {&slots, 2}, kCpu);
+    EXPECT_EQ(reals(r), rr);
+    EXPECT_EQ(slots.host(2), blas::norm2(r, kCpu));
+    blas::cg_step({&slots, 0}, {&slots, 1}, {&slots, 2}, p, x, r, kCpu);
+    EXPECT_EQ(reals(x), rx);
+  }
+  slots.set(0, 0.0);
+  slots.set(1, 1.0);
+  slots.set(2, 5.0);
+  SpinorField p = make(s, 54), x = make(s, 55), r = make(s, 56);
+  blas::cg_step({&slots, 0}, {&slots, 1}, {&slots, 2}, p, x, r, kCpu);
+  EXPECT_EQ(reals(p), reals(r));  // beta = 0
+}
+
+TEST(Blas, SlotArgumentsAreChecked) {
+  const Case s{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  SpinorField a = make(s, 60), b = make(s, 61);
+  runtime::ScalarSlots slots(kCpu, 2);
+  auto message = [&](auto&& call) {
+    try {
+      call();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([&] { blas::re_dot(a, b, {&slots, 2}, kCpu); }).find("blas::re_dot: slot out: index 2"),
+            std::string::npos);
+  EXPECT_NE(message([&] { blas::re_dot(a, b, {nullptr, 0}, kCpu); }).find("no ScalarSlots given"), std::string::npos);
+  EXPECT_NE(message([&] { blas::cg_residual({&slots, 0}, {&slots, -1}, a, b, {&slots, 1}, kCpu); })
+                .find("blas::cg_residual: slot pAp: index -1"),
+            std::string::npos);
+  EXPECT_THROW(runtime::ScalarSlots(kCpu, 0), InputError);
+}
+
 TEST(Blas, BicgstabKernels) {
   for (const Case& s : setups()) {
     SCOPED_TRACE(s.name());

@@ -38,12 +38,24 @@
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
 //
+// Device-resident scalars (runtime/scalar_slots.h): CG without a host wait per reduction. A Slot
+// names one double of a ScalarSlots made on ex's backend, device and stream; these calls are queued
+// on ex's stream and return at once on the GPU (the host reads a result from the slot's mirror
+// after ScalarSlots::wait()); on the CPU they complete before returning. On a lattice split over
+// ranks a queued reduction is summed over the world before it returns (which waits).
+//   re_dot(x, y, out)                   out = Re <x, y>
+//   cg_residual(r2, pAp, Ap, r, r2_new) r -= alpha Ap; r2_new = |r|^2
+//   cg_step(r2, pAp, r2_new, p, x, r)   x += alpha p; p = r + beta p
+// with alpha = r2 / pAp when pAp is positive and finite, else 0 (x and r then stay as they were;
+// the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
+//
 // Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
 #include <vector>
 
 #include "gluon/qcd/complex.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/scalar_slots.h"
 
 namespace gluon::qcd::blas {
 
@@ -92,6 +104,15 @@ struct ShiftUpdate {
 };
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
                        const runtime::Exec& ex);
+
+struct Slot {
+  runtime::ScalarSlots* slots = nullptr;
+  int index = 0;
+};
+void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex);
+void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot r2_new, const runtime::Exec& ex);
+void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, const SpinorField& r,
+             const runtime::Exec& ex);
 
 // Nominal floating-point operations per real component (solver GFLOP/s bookkeeping).
 inline constexpr double kFlopsAxpy = 2.0;     // axpy, xpay, scale+add

@@ -6,6 +6,12 @@
 //
 //   parallel_for(ex, label, n, f)          f(i) for i in [0, n)
 //   parallel_reduce<T>(ex, label, n, f)    sum over i of f(i); T needs T{} == 0 and operator+=
+//   parallel_reduce_into<T>(ex, label, n, f, host, device)
+//                                          the same sum, queued without waiting: written to
+//                                          `host` (a ScalarSlots mirror: memory the host reads
+//                                          after waiting for the stream) and to `device` (read
+//                                          by later kernels on ex's stream); on the CPU both are
+//                                          written before it returns
 //   choose_variant<Key>(ex, spec, n, count, go)  the fastest of `count` launches go(v) (GPU,
 //                                          tuned once, cached under Key's type; 0 on the CPU)
 //   parallel_for(ex, spec, n, f), parallel_reduce<T>(ex, spec, n, f)
@@ -126,6 +132,21 @@ T parallel_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F&
 #endif
   }
   return detail::reduce_on_cpu<T>(n, f);
+}
+
+template <class T, class F>
+void parallel_reduce_into(const Exec& ex, const char* label, std::int64_t n, const F& f, T* host, T* device) {
+  if (ex.backend == Backend::cuda) {
+#if defined(__CUDACC__)
+    cuda::enqueue_reduce<T>(ex, cuda::detail::spec_of(label, f), n, f, host, device);
+    return;
+#else
+    detail::kernel_not_compiled_for_cuda(label);
+#endif
+  }
+  const T total = n > 0 ? detail::reduce_on_cpu<T>(n, f) : T{};
+  *host = total;
+  *device = total;
 }
 
 }  // namespace gluon::runtime

@@ -13,6 +13,7 @@
 #include "gluon/qcd/solvers/cg.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/log.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -237,6 +238,11 @@ double ReliableSolution::true_r2() {
   return t;
 }
 
+// One iteration is queued whole before the host looks at it: p^dagger A p, alpha and beta stay in
+// device slots (blas.h, "Device-resident scalars"), and the host waits once, for |r|^2, while the
+// x and p update is already queued behind it (its run time hides the round trip to the host and
+// back). The host's decisions (convergence, reliable update, breakdown) therefore see an
+// iteration whose x and p updates are already done.
 bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
              double tol, Monitor& m) {
   const runtime::Exec& exs = As.exec;
@@ -250,22 +256,31 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   double r2 = sol.r2;
   SpinorField p(As.params), Ap(As.params);
   blas::copy(p, R, exs);
+  // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; slot 2: p^dagger A p.
+  runtime::ScalarSlots slots(exs, 3);
+  int cur = 0;
+  slots.set(cur, r2);
+  const blas::Slot pAp_slot{&slots, 2};
 
   double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
   int since_best = 0;
   try {
     while (true) {
       if (m.out_of_iterations()) return sol.true_r2() <= stop2;
+      const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur};
       As.apply(Ap, p);
-      const double pAp = blas::re_dot(p, Ap, exs);
+      blas::re_dot(p, Ap, pAp_slot, exs);
+      blas::cg_residual(r2_slot, pAp_slot, Ap, R, r2_new_slot, exs);  // R -= alpha Ap
+      slots.record();
+      blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
+      slots.wait();
+      const double pAp = slots.host(2);
       m.finite("p^dagger A p", pAp);
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
                       " <= 0 (the operator is not Hermitian positive definite)"};
-      const double alpha = r2 / pAp;
-      m.finite("alpha", alpha);
-      const double r2_old = r2;
-      r2 = blas::axpy_norm2(-alpha, Ap, R, exs);
+      r2 = slots.host(1 - cur);
+      cur = 1 - cur;
       m.finite("|r|^2", r2);
       m.iteration(r2, b2);
       m.flops(As.flops + 10 * nrs);
@@ -277,18 +292,19 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
         since_best = 0;
       }
       const bool stalled = ++since_best >= kStallIterations;
-      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) {
-        blas::axpy_zpbx(alpha, p, X, R, r2 / r2_old, exs);
-        continue;
-      }
+      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
       // Reliable update (or the convergence check): the true residual in the outer precision.
-      blas::axpy(alpha, p, X, exs);
+      // X already holds this iteration's step; p = R + beta p_old is the next direction. Keep
+      // q = beta p_old (R is still the iterated residual here) for the re-projection below.
+      blas::axpy(-1.0, R, p, exs);
+      m.flops(2 * nrs);
       const double t2 = sol.true_r2();
       if (t2 <= stop2) return true;
       if (mixed) blas::copy(R, r, exs);
       const bool worse = t2 > last_true2;
       last_true2 = t2;
       r2 = t2;
+      slots.set(cur, r2);
       rmax = std::sqrt(t2);
       best2 = t2;
       since_best = 0;
@@ -299,11 +315,11 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
         ++res.restarts;
         continue;
       }
-      // Keep the search direction, re-projected against the new residual (QUDA's CG).
-      const complexd rp = blas::cdot(R, p, exs);
-      blas::caxpy(complexd(-rp.re / r2, -rp.im / r2), R, p, exs);
-      blas::xpay(R, r2 / r2_old, p, exs);
-      m.flops(10 * nrs);
+      // Keep the search direction, re-projected against the new residual (QUDA's CG):
+      // p = R + q - (<R, q> / |R|^2) R.
+      const complexd rq = blas::cdot(R, p, exs);
+      blas::caxpy(complexd(1.0 - rq.re / r2, -rq.im / r2), R, p, exs);
+      m.flops(8 * nrs);
     }
   } catch (const Failure&) {
     try {

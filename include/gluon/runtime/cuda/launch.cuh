@@ -107,9 +107,13 @@ __device__ __forceinline__ void block_tree_sum(T* shared, const T& mine) {
 // Each block writes its partial; the last block to finish (a ticket counter) sums the partials
 // in block order, strided over its threads and then by the same tree, so the total depends on
 // the launch shape only, never on which block ran when, and writes it to `total` (mapped host
-// memory: no copy is queued after the kernel), then re-arms the ticket.
+// memory: no copy is queued after the kernel) and, when not null, to `total_device` (device
+// memory that later kernels on the stream read), then re-arms the ticket. No system-scope fence:
+// the host reads `total` only after synchronising with the kernel's completion, which makes its
+// writes visible.
 template <class T, class F>
-__global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned int* ticket, T* total) {
+__global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned int* ticket, T* total,
+                              T* total_device) {
   // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
   // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
   static_assert(alignof(T) <= 16, "parallel_reduce: reduced type aligned beyond 16 bytes");
@@ -145,7 +149,7 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned i
   block_tree_sum(shared, sum);
   if (threadIdx.x == 0) {
     *total = shared[0];
-    __threadfence_system();
+    if (total_device) *total_device = shared[0];
     *ticket = 0;
   }
 }
@@ -367,8 +371,13 @@ void launch_for(const Exec& ex, const char* label, std::int64_t n, const F& f) {
   launch_for(ex, detail::spec_of(label, f), n, f);
 }
 
+// Queues the reduction on ex's stream without waiting: the total lands in `host_total` (memory
+// the device can write and the host read: mapped pinned memory, as its device address) and, when
+// not null, in `device_total`. Returns the host address of the scratch result when host_total is
+// null (launch_reduce's path), else nullptr.
 template <class T, class F>
-T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
+const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f, T* host_total,
+                        T* device_total) {
   set_device(ex);
   auto stream = static_cast<cudaStream_t>(ex.stream);
   const int sms = multiprocessor_count(ex.device);
@@ -383,22 +392,36 @@ T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   const int grid_room = static_cast<int>(want64 < cap64 ? want64 : cap64);
   const ReduceScratch scratch = reduce_scratch(ex, sizeof(T) * static_cast<std::size_t>(grid_room));
   T* partials = static_cast<T*>(scratch.device);
-  T* total = static_cast<T*>(scratch.result_device);
+  T* scratch_total = static_cast<T*>(scratch.result_device);
+  if (n <= 0) {  // an empty sum still writes its zero
+    reduce_kernel<T><<<1, 64, 64 * sizeof(T), stream>>>(std::int64_t{0}, f, partials, scratch.ticket,
+                                                        host_total ? host_total : scratch_total, device_total);
+    check(cudaGetLastError(), "kernel launch", spec.label);
+    return host_total ? nullptr : static_cast<const T*>(scratch.result);
+  }
+  // Tuning candidates write the scratch result only: the caller's slots see the real launch.
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, true, grid_room,
                                   [&](const LaunchConfig& k) {
                                     reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(
-                                        n, f, partials, scratch.ticket, total);
+                                        n, f, partials, scratch.ticket, scratch_total, nullptr);
                                   });
   if (c.grid > grid_room || (c.block & (c.block - 1)) != 0 || c.block > max_block)
     c = default_launch(n, sms);  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
-  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(n, f, partials, scratch.ticket, total);
+  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(
+      n, f, partials, scratch.ticket, host_total ? host_total : scratch_total, device_total);
   profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
-  check(cudaStreamSynchronize(stream), "kernel execution", spec.label);
-  T result;
-  std::memcpy(&result, scratch.result, sizeof(T));
-  return result;
+  return host_total ? nullptr : static_cast<const T*>(scratch.result);
+}
+
+template <class T, class F>
+T launch_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f) {
+  const T* result = enqueue_reduce<T>(ex, spec, n, f, nullptr, nullptr);
+  check(cudaStreamSynchronize(static_cast<cudaStream_t>(ex.stream)), "kernel execution", spec.label);
+  T out;
+  std::memcpy(&out, result, sizeof(T));
+  return out;
 }
 
 template <class T, class F>

@@ -1,0 +1,150 @@
+// Device-resident scalars with a host mirror (runtime/scalar_slots.h). CUDA host API only.
+#include "gluon/runtime/scalar_slots.h"
+
+#include <string>
+#include <utility>
+
+#include "gluon/runtime/error.h"
+
+#if GLUON_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace gluon::runtime {
+
+namespace {
+#if GLUON_HAVE_CUDA
+void check(cudaError_t err, const std::string& what) {
+  if (err != cudaSuccess) throw DeviceError("ScalarSlots: " + what + ": " + cudaGetErrorString(err));
+}
+void use_device(int device) {
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || current != device)
+    check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+}
+#endif
+}  // namespace
+
+ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
+  if (n <= 0) throw InputError("ScalarSlots: n: expected > 0, found " + std::to_string(n));
+  const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(n);
+  if (ex.backend != Backend::cuda) {
+    device_ = new double[static_cast<std::size_t>(n)]();
+    mirror_ = mirror_device_ = device_;
+    return;
+  }
+#if GLUON_HAVE_CUDA
+  use_device(ex.device);
+  try {
+    check(cudaMalloc(reinterpret_cast<void**>(&device_), bytes), "cudaMalloc of " + std::to_string(n) + " slots");
+    check(cudaMemset(device_, 0, bytes), "cudaMemset");
+    check(cudaHostAlloc(reinterpret_cast<void**>(&mirror_), bytes, cudaHostAllocMapped | cudaHostAllocPortable),
+          "cudaHostAlloc of the host mirror");
+    for (int i = 0; i < n; ++i) mirror_[i] = 0.0;
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mirror_device_), mirror_, 0), "cudaHostGetDevicePointer");
+    cudaEvent_t e = nullptr;
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    event_ = e;
+  } catch (...) {
+    release();
+    throw;
+  }
+#else
+  (void)bytes;
+  throw DeviceError("ScalarSlots on the cuda backend in a build without CUDA (configure with the 'cuda' preset)");
+#endif
+}
+
+void ScalarSlots::release() noexcept {
+  if (ex_.backend != Backend::cuda) {
+    delete[] device_;
+  } else {
+#if GLUON_HAVE_CUDA
+    int current = -1;
+    cudaGetDevice(&current);
+    if (current != ex_.device) cudaSetDevice(ex_.device);
+    // Kernels queued on the stream may still write the slots.
+    if (device_ || mirror_) cudaStreamSynchronize(static_cast<cudaStream_t>(ex_.stream));
+    if (device_) cudaFree(device_);
+    if (mirror_) cudaFreeHost(mirror_);
+    if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));
+#endif
+  }
+  device_ = mirror_ = mirror_device_ = nullptr;
+  event_ = nullptr;
+}
+
+ScalarSlots::~ScalarSlots() { release(); }
+
+ScalarSlots::ScalarSlots(ScalarSlots&& o) noexcept
+    : ex_(o.ex_), n_(std::exchange(o.n_, 0)), device_(std::exchange(o.device_, nullptr)),
+      mirror_(std::exchange(o.mirror_, nullptr)), mirror_device_(std::exchange(o.mirror_device_, nullptr)),
+      event_(std::exchange(o.event_, nullptr)) {}
+
+ScalarSlots& ScalarSlots::operator=(ScalarSlots&& o) noexcept {
+  if (this != &o) {
+    release();
+    ex_ = o.ex_;
+    n_ = std::exchange(o.n_, 0);
+    device_ = std::exchange(o.device_, nullptr);
+    mirror_ = std::exchange(o.mirror_, nullptr);
+    mirror_device_ = std::exchange(o.mirror_device_, nullptr);
+    event_ = std::exchange(o.event_, nullptr);
+  }
+  return *this;
+}
+
+void ScalarSlots::check_index(int i, const char* what) const {
+  if (i < 0 || i >= n_)
+    throw InputError(std::string("ScalarSlots::") + what + ": slot " + std::to_string(i) + " out of range [0, " +
+                     std::to_string(n_) + ")");
+}
+
+double* ScalarSlots::device(int i) const {
+  check_index(i, "device");
+  return device_ + i;
+}
+
+double* ScalarSlots::mirror(int i) const {
+  check_index(i, "mirror");
+  return mirror_device_ + i;
+}
+
+double ScalarSlots::host(int i) const {
+  check_index(i, "host");
+  return static_cast<volatile const double*>(mirror_)[i];
+}
+
+void ScalarSlots::set(int i, double v) {
+  check_index(i, "set");
+  if (ex_.backend != Backend::cuda) {
+    device_[i] = v;
+    return;
+  }
+#if GLUON_HAVE_CUDA
+  use_device(ex_.device);
+  auto stream = static_cast<cudaStream_t>(ex_.stream);
+  // Earlier kernels may still read the slot: write it in stream order, from a value that outlives
+  // the copy (the stream is synchronised before returning).
+  check(cudaMemcpyAsync(device_ + i, &v, sizeof v, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize after set");
+  mirror_[i] = v;
+#endif
+}
+
+void ScalarSlots::record() {
+  if (ex_.backend != Backend::cuda) return;
+#if GLUON_HAVE_CUDA
+  use_device(ex_.device);
+  check(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(ex_.stream)), "cudaEventRecord");
+#endif
+}
+
+void ScalarSlots::wait() const {
+  if (ex_.backend != Backend::cuda) return;
+#if GLUON_HAVE_CUDA
+  check(cudaEventSynchronize(static_cast<cudaEvent_t>(event_)), "waiting for the slots' reductions");
+#endif
+}
+
+}  // namespace gluon::runtime
