@@ -203,13 +203,9 @@ NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, Sp
   return {r.v[0], {r.v[1], r.v[2]}};
 }
 
-namespace {
-
-// Checks that `s` names a slot (and, for a reduction's output, room for its `count` sums) of
-// slots made for ex's backend, device and stream.
-double* slot_ptr(const char* kernel, const char* name, blas::Slot s, const runtime::Exec& ex, bool mirror,
-                 int count = 1) {
-  const std::string where = std::string("blas::") + kernel + ": slot " + name;
+double* slot_address(const std::string& who, const char* name, Slot s, const runtime::Exec& ex, bool mirror,
+                     int count) {
+  const std::string where = who + ": slot " + name;
   if (s.slots == nullptr) throw InputError(where + ": no ScalarSlots given");
   const runtime::Exec& se = s.slots->exec();
   if (se.backend != ex.backend || (ex.backend == runtime::Backend::cuda && (se.device != ex.device || se.stream != ex.stream)))
@@ -223,6 +219,10 @@ double* slot_ptr(const char* kernel, const char* name, blas::Slot s, const runti
   return mirror ? s.slots->mirror(s.index) : s.slots->device(s.index);
 }
 
+namespace {
+double* slot_ptr(const char* kernel, const char* name, Slot s, const runtime::Exec& ex, bool mirror) {
+  return slot_address(std::string("blas::") + kernel, name, s, ex, mirror);
+}
 }  // namespace
 
 void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {

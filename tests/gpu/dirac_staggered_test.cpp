@@ -4,6 +4,9 @@
 // ~1e-14, single to ~1e-6 and half to one quantisation step of the result.
 #include <gtest/gtest.h>
 
+#include "gluon/qcd/blas.h"
+#include "gluon/runtime/scalar_slots.h"
+
 #include <cmath>
 #include <string>
 
@@ -96,6 +99,16 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   gpu_op.M(m_g, converted(bpc_c, gpu_op.vector_params(), gpu));
   runtime::synchronize(gpu);
   EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
+
+  // M with p^dagger M p folded into its last kernel (CG's operator) against M and re_dot on the CPU.
+  runtime::ScalarSlots slots(gpu, 1);
+  SpinorField md_g(gpu_op.vector_params());
+  gpu_op.M_dot(md_g, converted(bpc_c, gpu_op.vector_params(), gpu), {&slots, 0});
+  slots.record();
+  slots.wait();
+  EXPECT_LT(max_rel_diff(to_host_double(md_g, gpu), to_host_double(m_c, cpu)), tol) << "M_dot's M";
+  const double want = blas::re_dot(bpc_c, m_c, cpu);
+  EXPECT_NEAR(slots.host(0), want, 10 * tol * std::fabs(want)) << "M_dot's dot";
 
   SpinorField x_c(cpu_op.full_params()), x_g(gpu_op.full_params());
   cpu_op.reconstruct(x_c, bpc_c, src);

@@ -50,6 +50,7 @@
 // the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
 //
 // Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
+#include <string>
 #include <vector>
 
 #include "gluon/qcd/complex.h"
@@ -109,6 +110,11 @@ struct Slot {
   runtime::ScalarSlots* slots = nullptr;
   int index = 0;
 };
+// The address of slot s (its mirror's, as kernels see it, when `mirror`) after checking that s
+// names `count` slots of a ScalarSlots made for ex's backend, device and stream (InputError
+// "<who>: slot <name>: ..." otherwise).
+double* slot_address(const std::string& who, const char* name, Slot s, const runtime::Exec& ex, bool mirror,
+                     int count = 1);
 void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex);
 void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot r2_new, const runtime::Exec& ex);
 void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, const SpinorField& r,

@@ -6,7 +6,7 @@
 //
 //   parallel_for(ex, label, n, f)          f(i) for i in [0, n)
 //   parallel_reduce<T>(ex, label, n, f)    sum over i of f(i); T needs T{} == 0 and operator+=
-//   parallel_reduce_into<T>(ex, label, n, f, host, device)
+//   parallel_reduce_into<T>(ex, label or spec, n, f, host, device)
 //                                          the same sum, queued without waiting: written to
 //                                          `host` (a ScalarSlots mirror: memory the host reads
 //                                          after waiting for the stream) and to `device` (read
@@ -135,18 +135,29 @@ T parallel_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F&
 }
 
 template <class T, class F>
-void parallel_reduce_into(const Exec& ex, const char* label, std::int64_t n, const F& f, T* host, T* device) {
+void parallel_reduce_into(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f, T* host, T* device) {
   if (ex.backend == Backend::cuda) {
 #if defined(__CUDACC__)
-    cuda::enqueue_reduce<T>(ex, cuda::detail::spec_of(label, f), n, f, host, device);
+    cuda::enqueue_reduce<T>(ex, spec, n, f, host, device);
     return;
 #else
-    detail::kernel_not_compiled_for_cuda(label);
+    detail::kernel_not_compiled_for_cuda(spec.label);
 #endif
   }
   const T total = n > 0 ? detail::reduce_on_cpu<T>(n, f) : T{};
   *host = total;
   *device = total;
+}
+
+template <class T, class F>
+void parallel_reduce_into(const Exec& ex, const char* label, std::int64_t n, const F& f, T* host, T* device) {
+#if defined(__CUDACC__)
+  parallel_reduce_into<T>(ex, cuda::detail::spec_of(label, f), n, f, host, device);
+#else
+  TuneSpec spec;
+  spec.label = label;
+  parallel_reduce_into<T>(ex, spec, n, f, host, device);
+#endif
 }
 
 }  // namespace gluon::runtime

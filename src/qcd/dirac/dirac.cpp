@@ -33,6 +33,11 @@ void DiracOperator::MdagM(SpinorField& out, const SpinorField& in) const {
   Mdag(out, *normal_tmp_);
 }
 
+void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const {
+  M(out, in);
+  blas::re_dot(in, out, pAp, exec_);
+}
+
 std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
   switch (p.type) {
     case DiracType::wilson: return detail::make_wilson(p, u, ex);

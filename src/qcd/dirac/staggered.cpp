@@ -260,7 +260,7 @@ SpinorField& StaggeredDirac::temporary(SiteSubset subset) const {
 }
 
 void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-                           double a, double b) const {
+                           double a, double b, double* const* dot) const {
   const Geometry& g = fat_.geometry();
   const Precision prec = params_.precision;
   check_vector(out, g, prec, exec_, "output");
@@ -309,6 +309,14 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
   L.beta = a;
   L.hopping = b != 0.0;
   if (!L.hopping && !x) throw InputError("staggered operator: nothing to compute (b = 0 and no xpay input)");
+  if (dot) {
+    if (!x || parity < 0 || halo_->active())
+      throw Error("staggered operator: a fused dot needs the xpay input, one parity and an unsplit lattice");
+    L.dot_device = dot[0];
+    L.dot_host = dot[1];
+    L.view = halo_->local_view();
+    return launch_staggered(prec, L);
+  }
   if (!L.hopping || parity < 0) {
     L.view = halo_->local_view();
     return launch_staggered(prec, L);
@@ -361,6 +369,17 @@ void StaggeredDirac::M(SpinorField& out, const SpinorField& in) const {
   } else {
     apply(out, in, -1, false, &in, m, 1.0);
   }
+}
+
+void StaggeredDirac::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const {
+  if (!params_.even_odd || halo_->active()) return DiracOperator::M_dot(out, in, pAp);
+  if (out.data() == in.data()) throw InputError("staggered M: the output and the input are one field");
+  double* const dot[2] = {blas::slot_address("staggered M_dot", "pAp", pAp, exec_, false),
+                          blas::slot_address("staggered M_dot", "pAp", pAp, exec_, true)};
+  const double m = params_.mass;
+  SpinorField& t = temporary(SiteSubset::odd);
+  apply(t, in, 1, false, nullptr, 0.0, 1.0);
+  apply(out, t, 0, false, &in, m * m, -1.0, dot);
 }
 
 void StaggeredDirac::Mdag(SpinorField& out, const SpinorField& in) const {

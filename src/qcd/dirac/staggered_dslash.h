@@ -34,6 +34,10 @@ struct StaggeredLaunch {
   void* send_bwd = nullptr;
   void* send_fwd = nullptr;
   HaloView view;
+  // Body launch with xpay: also Re <x, out> over the launched sites, queued (parallel_reduce_into)
+  // into these (a ScalarSlots slot and its mirror); nullptr: no dot.
+  double* dot_device = nullptr;
+  double* dot_host = nullptr;
 };
 
 template <class Store>

@@ -19,6 +19,7 @@
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
+#include "../ops_support.h"
 #include "face_indexer.h"
 #include "occupancy_floor.h"
 #include "staggered_dslash.h"
@@ -150,7 +151,12 @@ struct StaggeredDslashKernel {
     return ((eta + origin_parity[mu]) & 1) != 0;
   }
 
-  GLUON_HD void operator()(std::int64_t i) const {
+  GLUON_HD void operator()(std::int64_t i) const { site<false>(i); }
+
+  // Computes and stores out(x); with Dot (xpay only), returns Re <x(x), out(x)> in double, from
+  // the values before the store rounds them.
+  template <bool Dot>
+  GLUON_HD double site(std::int64_t i) const {
     const int eo = static_cast<int>(first + i);
     int xc[4];
     idx.coords(eo, xc);
@@ -173,15 +179,27 @@ struct StaggeredDslashKernel {
         r.c[c].im += c_long * al.c[c].im;
       }
     }
+    double dot = 0.0;
     if (xpay) {
       const ColorVector<real> xv = x.load(eo - x_base);
       for (int c = 0; c < 3; ++c) {
         r.c[c].re += beta * xv.c[c].re;
         r.c[c].im += beta * xv.c[c].im;
+        if constexpr (Dot)
+          dot += static_cast<double>(xv.c[c].re) * r.c[c].re + static_cast<double>(xv.c[c].im) * r.c[c].im;
       }
     }
     out.store(eo - out_base, r);
+    return dot;
   }
+};
+
+// The body with CG's p^dagger A p folded in: out = beta x + c D in, summing Re <x, out>.
+template <class K>
+struct StaggeredDotKernel {
+  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // out-of-place
+  K k;
+  GLUON_HD DoubleSums<1> operator()(std::int64_t i) const { return {{k.template site<true>(i)}}; }
 };
 
 // Pack of dimension mu (input sites of parity q): entries [0, D hf) are in(y) on slices
@@ -322,6 +340,15 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     es.label = Improved ? "improved_staggered_exterior" : "staggered_exterior";
     es.tuning = runtime::Tuning::off;  // adds to out
     runtime::parallel_for(*a.ex, es, nslices * hf, ek);
+    return;
+  }
+  if (a.dot_host) {
+    runtime::TuneSpec ds;
+    ds.label = Improved ? "improved_staggered_dslash_dot" : "staggered_dslash_dot";
+    ds.tuning = a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
+    using T = DoubleSums<1>;
+    runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredDotKernel<K>{k}, reinterpret_cast<T*>(a.dot_host),
+                                     reinterpret_cast<T*>(a.dot_device));
     return;
   }
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).

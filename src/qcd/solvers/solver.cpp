@@ -61,6 +61,16 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
     };
     L.flops += blas::kFlopsAxpy * vector_reals(L.params);
   }
+  if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {
+    L.apply_dot = [o](SpinorField& out, const SpinorField& in, blas::Slot s) { o->M_dot(out, in, s); };
+  } else {
+    const auto apply = L.apply;
+    const runtime::Exec ex = L.exec;
+    L.apply_dot = [apply, ex](SpinorField& out, const SpinorField& in, blas::Slot s) {
+      apply(out, in);
+      blas::re_dot(in, out, s, ex);
+    };
+  }
   return L;
 }
 
@@ -268,8 +278,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
     while (true) {
       if (m.out_of_iterations()) return sol.true_r2() <= stop2;
       const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur};
-      As.apply(Ap, p);
-      blas::re_dot(p, Ap, pAp_slot, exs);
+      As.apply_dot(Ap, p, pAp_slot);
       blas::cg_residual(r2_slot, pAp_slot, Ap, R, r2_new_slot, exs);  // R -= alpha Ap
       slots.record();
       blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p

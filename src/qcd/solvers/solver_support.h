@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/solvers/solver.h"
 #include "gluon/qcd/spinor_field.h"
@@ -15,9 +16,11 @@
 
 namespace gluon::qcd::solvers::detail {
 
-// out = A in on fields of `params`, run on `exec`; `flops` per application.
+// out = A in on fields of `params`, run on `exec`; `flops` per application. apply_dot also
+// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself).
 struct LinearOp {
   std::function<void(SpinorField&, const SpinorField&)> apply;
+  std::function<void(SpinorField&, const SpinorField&, blas::Slot)> apply_dot;
   SpinorFieldParams params;
   runtime::Exec exec;
   double flops = 0.0;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <string>
 
+#include "gluon/qcd/blas.h"
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/precision.h"
 #include "gluon/qcd/dirac/halo.h"
@@ -73,6 +74,11 @@ class DiracOperator {
   virtual void Mdag(SpinorField& out, const SpinorField& in) const = 0;
   // out = M^dagger M in; the default uses one temporary of vector_params(), kept by the operator.
   virtual void MdagM(SpinorField& out, const SpinorField& in) const;
+  // out = M in, and Re <in, out> queued into the device slot pAp (blas.h, "Device-resident
+  // scalars"): CG's p^dagger A p. The default is M and then blas::re_dot; an operator whose last
+  // kernel reads `in` at every output site anyway (even-odd staggered: m^2 in - D D in) folds the
+  // dot into it and saves streaming both vectors again.
+  virtual void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const;
   // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
   virtual bool hermitian_positive() const { return false; }
 

@@ -94,6 +94,8 @@ class StaggeredDirac final : public DiracOperator {
   SpinorFieldParams vector_params() const override;
   SpinorFieldParams full_params() const override;
   void M(SpinorField& out, const SpinorField& in) const override;
+  // Even-odd and not split: the dot rides on the second hop's kernel (its xpay reads in).
+  void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
@@ -122,9 +124,11 @@ class StaggeredDirac final : public DiracOperator {
 
  private:
   void init_common(FieldOrder order);
-  // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields).
+  // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields). With
+  // `dot` (x given, one parity, not split): Re <x, out> over the launched sites, queued into the
+  // slot's device memory and mirror (dot[0], dot[1]).
   void apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-             double a, double b) const;
+             double a, double b, double* const* dot = nullptr) const;
   SpinorField& temporary(SiteSubset subset) const;
 
   bool improved_ = false;
