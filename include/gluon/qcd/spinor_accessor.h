@@ -63,6 +63,7 @@ struct SpinorAccessor {
   using value_type = spinor_value_t<real, nspin>;
   static constexpr int spins = nspin;
   static constexpr int nreals = 6 * nspin;
+  static constexpr bool blocked_on_device = BlockedOnDevice;
 
   Store* data;
   float* norm;  // per-site norms (half only; nullptr otherwise)

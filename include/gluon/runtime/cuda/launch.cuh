@@ -5,7 +5,7 @@
 //
 // Tuning a launch (first use of a key; later launches look the key up in the tune cache):
 //   1. Tuning::restore: copy the declared output ranges aside (device to device).
-//   2. Block sizes 64..1024 in steps of 64 (reductions: powers of two, their tree needs it),
+//   2. Block sizes 64..1024 in steps of 64,
 //      limited by the kernel's register use (cudaFuncGetAttributes) and, for reductions, by 48 KiB
 //      of shared memory, each at grid min(ceil(n/block), 32 x multiprocessors); then, at the best
 //      block size, grids of 1, 2, 4, ... 64 blocks per multiprocessor and the full ceil(n/block).
@@ -92,18 +92,35 @@ constexpr auto for_kernel_of() {
   else return &for_kernel<F>;
 }
 
-// Tree sum of one value per thread into shared[0]; blockDim.x a power of two.
+// v from the lane `delta` above (a T of whole 32-bit words, moved word by word).
 template <class T>
-__device__ __forceinline__ void block_tree_sum(T* shared, const T& mine) {
-  new (&shared[threadIdx.x]) T(mine);
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) shared[threadIdx.x] += shared[threadIdx.x + s];
-    __syncthreads();
-  }
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
+  unsigned int w[sizeof(T) / 4];
+  memcpy(w, &v, sizeof(T));
+  for (unsigned k = 0; k < sizeof(T) / 4; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], delta);
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
 }
 
-// blockDim.x must be a power of two; dynamic shared memory of blockDim.x * sizeof(T) bytes.
+// Sum of one value per thread, returned to thread 0; blockDim.x a multiple of 32 (<= 1024).
+// Warps sum by shuffles, their totals go through shared[0 .. blockDim.x / 32) and the first warp
+// sums those: one barrier, where a shared-memory tree took log2(blockDim.x). The order of the
+// additions depends on the block size only.
+template <class T>
+__device__ __forceinline__ T block_sum(T* shared, T mine) {
+  for (unsigned d = 16; d > 0; d >>= 1) mine += shfl_down(mine, d);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane == 0) new (&shared[warp]) T(mine);
+  __syncthreads();
+  if (warp == 0) {
+    mine = lane < blockDim.x / 32 ? shared[lane] : T{};
+    for (unsigned d = 16; d > 0; d >>= 1) mine += shfl_down(mine, d);
+  }
+  return mine;
+}
+
+// blockDim.x a multiple of 32; dynamic shared memory of at least blockDim.x / 32 * sizeof(T) bytes.
 // Each block writes its partial; the last block to finish (a ticket counter) sums the partials
 // in block order, strided over its threads and then by the same tree, so the total depends on
 // the launch shape only, never on which block ran when, and writes it to `total` (mapped host
@@ -125,9 +142,9 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned i
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     acc += f(i);
-  block_tree_sum(shared, acc);
+  acc = block_sum(shared, acc);
   if (threadIdx.x == 0) {
-    block_partials[blockIdx.x] = shared[0];
+    block_partials[blockIdx.x] = acc;
     __threadfence();
     last = atomicAdd(ticket, 1u) == gridDim.x - 1;
   }
@@ -145,11 +162,11 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned i
     memcpy(&v, words, sizeof(T));
     sum += v;
   }
-  __syncthreads();
-  block_tree_sum(shared, sum);
+  __syncthreads();  // shared[] is reused
+  sum = block_sum(shared, sum);
   if (threadIdx.x == 0) {
-    *total = shared[0];
-    if (total_device) *total_device = shared[0];
+    *total = sum;
+    if (total_device) *total_device = sum;
     *ticket = 0;
   }
 }
@@ -185,6 +202,27 @@ int max_threads_per_block(K* kernel) {
     return attr.maxThreadsPerBlock;
   }();
   return limit;
+}
+
+// A reduction's untuned launch: 256 threads a block and one wave of blocks, as many as the device
+// holds at once (the occupancy API, asked once per kernel), each thread striding over the range.
+// The block sums and the last block's pass over the partials are then paid once per resident
+// block. default_launch's one site a thread made CG's in-place axpy_norm2 (never tuned) run 2048
+// blocks through their sums at 2.2 TB/s (Nsight Compute, H200, 32^4 staggered, double).
+template <class K>
+LaunchConfig one_wave(K* kernel, std::int64_t n, int sms, int max_grid, int block, std::size_t smem) {
+  static const int per_sm = [kernel, block, smem] {
+    int b = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, block, smem) != cudaSuccess || b < 1) {
+      cudaGetLastError();
+      b = 1;
+    }
+    return b;
+  }();
+  const std::int64_t want = (n + block - 1) / block;
+  std::int64_t g = std::min<std::int64_t>(want, static_cast<std::int64_t>(per_sm) * sms);
+  g = std::min<std::int64_t>(g, max_grid);
+  return LaunchConfig{block, static_cast<int>(g < 1 ? 1 : g)};
 }
 
 template <class F>
@@ -264,14 +302,13 @@ double time_candidate(const Go& go, const LaunchConfig& c, cudaStream_t stream) 
   return t;
 }
 
-// Chooses the launch config for one (spec, n, type) on ex: cached, tuned now, or the default.
-// `go(config)` launches the kernel; `max_block` is the kernel's limit; `pow2` restricts block sizes
-// to powers of two; candidates with more than `max_grid` blocks are skipped.
+// Chooses the launch config for one (spec, n, type) on ex: cached, tuned now, or the default
+// `def`. `go(config)` launches the kernel; `max_block` is the kernel's limit; candidates with more
+// than `max_grid` blocks are skipped.
 template <class Go>
 LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const std::string& type, int max_block,
-                    bool pow2, int max_grid, const Go& go) {
+                    int max_grid, const LaunchConfig& def, const Go& go) {
   const int sms = multiprocessor_count(ex.device);
-  const LaunchConfig def = default_launch(n, sms);
   if (spec.tuning == Tuning::off || !tuning_enabled()) {
     tune_note_default_launch();
     return def;
@@ -293,7 +330,7 @@ LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const 
   const double t_def = time_candidate(go, def, stream);
   LaunchConfig best = def;
   double t_best = t_def > 0 ? t_def : 1e300;
-  for (int block = 64; block <= 1024 && block <= max_block; block = pow2 ? block * 2 : block + 64) {
+  for (int block = 64; block <= 1024 && block <= max_block; block += 64) {
     const LaunchConfig c = capped(block, kDefaultBlocksPerSm);
     if (c == def || c.grid > max_grid) continue;
     const double t = time_candidate(go, c, stream);
@@ -327,8 +364,8 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   constexpr auto kernel = for_kernel_of<F>();
   int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
   if (spec.tuning != Tuning::off) max_block = detail::max_threads_per_block(kernel);
-  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, false, 0x7fffffff,
-                                  [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, 0x7fffffff,
+                                  default_launch(n, multiprocessor_count(ex.device)), [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
   if (c.block > max_block || c.block % 32 != 0) {
     c = default_launch(n, multiprocessor_count(ex.device));
     if (c.block > max_block) c = LaunchConfig{max_block, static_cast<int>(std::min<std::int64_t>((n + max_block - 1) / max_block, 0x7fffffff))};
@@ -393,6 +430,7 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
   const ReduceScratch scratch = reduce_scratch(ex, sizeof(T) * static_cast<std::size_t>(grid_room));
   T* partials = static_cast<T*>(scratch.device);
   T* scratch_total = static_cast<T*>(scratch.result_device);
+  const int wave_block = std::min(kDefaultBlock, max_block);
   if (n <= 0) {  // an empty sum still writes its zero
     reduce_kernel<T><<<1, 64, 64 * sizeof(T), stream>>>(std::int64_t{0}, f, partials, scratch.ticket,
                                                         host_total ? host_total : scratch_total, device_total);
@@ -400,13 +438,13 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
     return host_total ? nullptr : static_cast<const T*>(scratch.result);
   }
   // Tuning candidates write the scratch result only: the caller's slots see the real launch.
-  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, true, grid_room,
-                                  [&](const LaunchConfig& k) {
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room,
+                                  detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T)), [&](const LaunchConfig& k) {
                                     reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(
                                         n, f, partials, scratch.ticket, scratch_total, nullptr);
                                   });
-  if (c.grid > grid_room || (c.block & (c.block - 1)) != 0 || c.block > max_block)
-    c = default_launch(n, sms);  // an edited cache entry: stay in bounds
+  if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block)
+    c = detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T));  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
   reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(
       n, f, partials, scratch.ticket, host_total ? host_total : scratch_total, device_total);
