@@ -61,4 +61,27 @@ void selftest_iota(const Exec& ex, Buffer& buf) {
   parallel_for(ex, "selftest_iota", n, IotaF{static_cast<std::int64_t*>(buf.data())});
 }
 
+double selftest_sum_shaped(const Exec& ex, std::int64_t n, int block, int grid) {
+  if (block < 32 || block > 1024 || block % 32 != 0 || grid < 1)
+    throw InputError("selftest_sum_shaped: expected a block of 32..1024 threads in steps of 32 and a grid >= 1, found " +
+                     std::to_string(block) + " x " + std::to_string(grid));
+  if (!ex.on_device()) return selftest_sum(ex, n);
+#if defined(__CUDACC__)
+  cuda::set_device(ex);
+  auto stream = static_cast<cudaStream_t>(ex.stream);
+  const cuda::ReduceScratch s = cuda::reduce_scratch(ex, sizeof(double) * static_cast<std::size_t>(grid));
+  cuda::reduce_kernel<double><<<grid, block, block * sizeof(double), stream>>>(
+      n, ValueF{}, static_cast<double*>(s.device), s.ticket, static_cast<double*>(s.result_device), nullptr);
+  cuda::check(cudaGetLastError(), "kernel launch", "selftest_sum_shaped");
+  cuda::check(cudaStreamSynchronize(stream), "kernel execution", "selftest_sum_shaped");
+  return *static_cast<const double*>(s.result);
+#else
+  detail::kernel_not_compiled_for_cuda("selftest_sum_shaped");
+#endif
+}
+
+void selftest_sum_into(const Exec& ex, std::int64_t n, ScalarSlots& slots, int i) {
+  parallel_reduce_into<double>(ex, "selftest_sum", n, ValueF{}, slots.mirror(i), slots.device(i));
+}
+
 }  // namespace gluon::runtime

@@ -12,6 +12,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/memory.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "gluon/runtime/selftest.h"
 #include "gluon/runtime/stream.h"
 #include "gluon/runtime/timer.h"
@@ -76,6 +77,42 @@ TEST(GpuRuntime, ReductionsEqualTheCpuBitwise) {
   EXPECT_NEAR(hg, hc, 1e-12 * hc);
   EXPECT_EQ(bits(selftest_harmonic(gpu, n)), bits(hg));
   EXPECT_EQ(selftest_sum(gpu, 0), 0.0);
+}
+
+// The block sums (warp shuffles, one barrier) and the last block's pass over the partials, at
+// launch shapes the tuner may pick: any multiple of 32 threads, grids from one block to more
+// blocks than sites. The values' sums are exact, so every shape must give the CPU's bits.
+TEST(GpuRuntime, ReductionsAtEveryBlockShapeEqualTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const Exec gpu = cuda_exec(), cpu = cpu_exec();
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{1000}, std::int64_t{100003}})
+    for (int block : {32, 96, 160, 256, 480, 992, 1024})
+      for (int grid : {1, 7, 264, 5000})
+        EXPECT_EQ(bits(selftest_sum_shaped(gpu, n, block, grid)), bits(selftest_sum(cpu, n)))
+            << "n = " << n << ", block " << block << ", grid " << grid;
+  EXPECT_THROW(selftest_sum_shaped(gpu, 10, 48, 1), InputError);
+}
+
+// A queued reduction lands in the slot (read by later kernels) and its mirror (read by the host
+// after the wait); two in a row into different slots, with no wait between; an empty range writes 0.
+TEST(GpuRuntime, QueuedReductionsFillTheSlotsAndTheirMirrors) {
+  GLUON_REQUIRE_GPU();
+  const Exec gpu = cuda_exec(), cpu = cpu_exec();
+  ScalarSlots slots(gpu, 3);
+  slots.set(2, 5.0);
+  selftest_sum_into(gpu, 100003, slots, 0);
+  selftest_sum_into(gpu, 777, slots, 1);
+  selftest_sum_into(gpu, 0, slots, 2);
+  slots.record();
+  slots.wait();
+  EXPECT_EQ(bits(slots.host(0)), bits(selftest_sum(cpu, 100003)));
+  EXPECT_EQ(bits(slots.host(1)), bits(selftest_sum(cpu, 777)));
+  EXPECT_EQ(slots.host(2), 0.0);
+  double dev[3];
+  copy_bytes(dev, MemSpace::host, slots.device(0), MemSpace::device, sizeof dev);
+  EXPECT_EQ(bits(dev[0]), bits(slots.host(0)));
+  EXPECT_EQ(bits(dev[1]), bits(slots.host(1)));
+  EXPECT_EQ(dev[2], 0.0);
 }
 
 TEST(GpuRuntime, ParallelForWritesEveryElementInDeviceMemory) {

@@ -15,6 +15,7 @@
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/memory.h"
 #include "gluon/runtime/parallel.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "gluon/runtime/selftest.h"
 
 using namespace gluon;
@@ -126,6 +127,22 @@ TEST(RuntimeParallel, ReduceSmallCounts) {
     const auto r = parallel_reduce<std::int64_t>(cpu_exec(), "count", n, [](std::int64_t i) { return i + 1; });
     EXPECT_EQ(r, n * (n + 1) / 2) << "n = " << n;
   }
+}
+
+// On the CPU a queued reduction completes before returning: slot and mirror are one value.
+TEST(RuntimeParallel, QueuedReductionOnCpuWritesItsSlot) {
+  const Exec cpu = cpu_exec();
+  ScalarSlots slots(cpu, 2);
+  selftest_sum_into(cpu, 5000, slots, 1);
+  EXPECT_EQ(slots.host(1), selftest_sum(cpu, 5000));
+  EXPECT_EQ(*slots.device(1), slots.host(1));
+  selftest_sum_into(cpu, 0, slots, 1);
+  EXPECT_EQ(slots.host(1), 0.0);
+  slots.set(0, -3.5);
+  EXPECT_EQ(slots.host(0), -3.5);
+  EXPECT_THROW(slots.host(2), InputError);
+  EXPECT_THROW(selftest_sum_shaped(cpu, 10, 33, 1), InputError);
+  EXPECT_EQ(selftest_sum_shaped(cpu, 10, 64, 1), selftest_sum(cpu, 10));
 }
 
 TEST(RuntimeParallel, SelftestKernelsOnCpu) {

@@ -11,11 +11,19 @@
 //   selftest_moments(ex, n)    the moments of selftest_value(i), i < n (exact likewise)
 //   selftest_harmonic(ex, n)   sum of 1/(i+1): rounding depends on order, compare to a tolerance
 //   selftest_iota(ex, buf)     buf (int64 elements, in memspace_for(ex)) gets buf[i] = i
+//   selftest_sum_shaped(ex, n, block, grid)
+//                              selftest_sum through the GPU reduction kernel at a given launch
+//                              shape (block a multiple of 32 up to 1024, grid >= 1): every shape
+//                              the tuner may pick (InputError otherwise); the CPU ignores the shape
+//   selftest_sum_into(ex, n, slots, i)
+//                              selftest_sum queued into slot i of slots (parallel_reduce_into);
+//                              read it with slots.host(i) after slots.record() and slots.wait()
 #include <cstdint>
 
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/hd.h"
 #include "gluon/runtime/memory.h"
+#include "gluon/runtime/scalar_slots.h"
 
 namespace gluon::runtime {
 
@@ -47,5 +55,7 @@ double selftest_sum(const Exec& ex, std::int64_t n);
 SelftestMoments selftest_moments(const Exec& ex, std::int64_t n);
 double selftest_harmonic(const Exec& ex, std::int64_t n);
 void selftest_iota(const Exec& ex, Buffer& buf);
+double selftest_sum_shaped(const Exec& ex, std::int64_t n, int block, int grid);
+void selftest_sum_into(const Exec& ex, std::int64_t n, ScalarSlots& slots, int i);
 
 }  // namespace gluon::runtime
