@@ -62,9 +62,9 @@ void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args,
 int reductions(Op op) {
   switch (op) {
     case Op::norm2: case Op::re_dot: case Op::axpy_norm2: case Op::caxpy_norm2: case Op::xmy_norm2:
-    case Op::cg_update: case Op::cg_residual:
+    case Op::cg_update: case Op::cg_residual: case Op::bicgstab_s:
       return 1;
-    case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_update:
+    case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_update: case Op::bicgstab_update_slots:
       return 3;
     default:
       return 0;
@@ -220,10 +220,52 @@ double* slot_address(const std::string& who, const char* name, Slot s, const run
 }
 
 namespace {
-double* slot_ptr(const char* kernel, const char* name, Slot s, const runtime::Exec& ex, bool mirror) {
-  return slot_address(std::string("blas::") + kernel, name, s, ex, mirror);
+double* slot_ptr(const char* kernel, const char* name, Slot s, const runtime::Exec& ex, bool mirror, int count = 1) {
+  return slot_address(std::string("blas::") + kernel, name, s, ex, mirror, count);
+}
+// A queued reduction's output: `count` slots from `out`.
+void set_out(detail::Args& args, const char* kernel, Slot out, int count, const runtime::Exec& ex) {
+  args.out_host = slot_ptr(kernel, "out", out, ex, true, count);
+  args.out_device = slot_ptr(kernel, "out", out, ex, false, count);
+}
+// BicgSlots' inputs: rho and rho_next {Re, Im}, r0v and ts {Re, Im, |.|^2}.
+void set_bicg(detail::Args& args, const char* kernel, Slot rho, Slot rho_next, Slot r0v, Slot ts,
+              const runtime::Exec& ex) {
+  args.in[0] = slot_ptr(kernel, "rho", rho, ex, false, 2);
+  if (rho_next.slots) args.in[1] = slot_ptr(kernel, "rho_next", rho_next, ex, false, 2);
+  args.in[2] = slot_ptr(kernel, "r0v", r0v, ex, false, 3);
+  if (ts.slots) args.in[3] = slot_ptr(kernel, "ts", ts, ex, false, 3);
 }
 }  // namespace
+
+void cdot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  set_out(args, "cdot", out, 3, ex);
+  run(Op::cdot, "cdot", {{"x", &x}, {"y", &y}}, args, ex, out.slots, out.index);
+}
+
+void bicgstab_s(Slot rho, Slot r0v, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  set_bicg(args, "bicgstab_s", rho, {}, r0v, {}, ex);
+  set_out(args, "bicgstab_s", s2, 1, ex);
+  run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
+}
+
+void bicgstab_update(Slot rho, Slot r0v, Slot ts, const SpinorField& p, SpinorField& s, const SpinorField& t,
+                     SpinorField& x, const SpinorField& r0, Slot out, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  set_bicg(args, "bicgstab_update", rho, {}, r0v, ts, ex);
+  set_out(args, "bicgstab_update", out, 3, ex);
+  run(Op::bicgstab_update_slots, "bicgstab_update", {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, args,
+      ex, out.slots, out.index);
+}
+
+void bicgstab_p(Slot rho, Slot rho_next, Slot r0v, Slot ts, const SpinorField& r, const SpinorField& v, SpinorField& p,
+                const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  set_bicg(args, "bicgstab_p", rho, rho_next, r0v, ts, ex);
+  run(Op::bicgstab_p_slots, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, args, ex);
+}
 
 void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
   detail::Args args = coeffs();

@@ -24,7 +24,8 @@ namespace gluon::qcd::blas::detail {
 enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
   xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift,
-  cg_residual, cg_step  // coefficients from device slots (blas.h, "Device-resident scalars")
+  // coefficients from device slots (blas.h, "Device-resident scalars")
+  cg_residual, cg_step, bicgstab_s, bicgstab_p_slots, bicgstab_update_slots
 };
 
 using Sums = qcd::detail::DoubleSums<4>;
@@ -36,10 +37,10 @@ struct Args {
   int nspin = 4;
   std::int64_t sites = 0;
   // Device-resident scalars: the slots a kernel reads its coefficients from (cg_residual, cg_step:
-  // |r|^2, p^dagger A p, the new |r|^2), and where a queued reduction writes its sums (its first
+  // |r|^2, p^dagger A p, the new |r|^2; BiCGstab: BicgSlots' rho, rho_next, r0v, ts), and where a queued reduction writes its sums (its first
   // double; the sums of one reduction occupy consecutive slots). Null: host coefficients, and a
   // reduction that returns its sums.
-  const double* in[3] = {};
+  const double* in[4] = {};
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
@@ -134,17 +135,96 @@ struct CaxpbyK {
   }
 };
 
+// Where a kernel's real coefficients a and b come from: values given by the host (Given), or CG's
+// alpha and beta computed on the device from slots that earlier kernels wrote (CgSlots).
+template <class R>
+struct Given {
+  R a_, b_;
+  GLUON_HD R a() const { return a_; }
+  GLUON_HD R b() const { return b_; }
+};
+
+// alpha = |r|^2 / p^dagger A p when that is positive and finite, else 0: a breakdown leaves x and r
+// as they were, and the host, which reads p^dagger A p from the slot's mirror, reports it.
+GLUON_HD_INLINE double cg_alpha(double r2, double pAp) {
+  return (pAp > 0.0 && pAp <= 1.7976931348623157e308) ? r2 / pAp : 0.0;
+}
+
+// a() = sign alpha; b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
+// broadcast load from L1, against dozens of bytes of vector data per site.
+template <class R>
+struct CgSlots {
+  const double *r2, *pAp, *r2_new;
+  double sign;
+  GLUON_HD R a() const { return static_cast<R>(sign * cg_alpha(*r2, *pAp)); }
+  GLUON_HD R b() const {
+    const double old = *r2;
+    return static_cast<R>(old > 0.0 ? *r2_new / old : 0.0);
+  }
+};
+
+// BiCGstab's complex coefficients: given by the host (GivenC), or computed on the device from
+// slots (BicgSlots). Slots hold rho = <r0, r> and the next rho as {Re, Im}, and <r0, v> and
+// <t, s> as cdot writes them, {Re, Im, |first operand|^2}: alpha = rho / <r0, v>,
+// omega = <t, s> / |t|^2, beta = (rho_next / rho) (alpha / omega). A zero or non-finite result is
+// replaced by 0 (x, r and p then keep their values where that coefficient enters), and the host,
+// which reads the same slots after its one wait an iteration, reports the breakdown.
+template <class R>
+struct GivenC {
+  Complex<R> a_, b_;
+  GLUON_HD Complex<R> a() const { return a_; }
+  GLUON_HD Complex<R> b() const { return b_; }
+};
+
+GLUON_HD_INLINE Complex<double> finite_or_zero(Complex<double> z) {
+  const double big = 1.7976931348623157e308;
+  return (z.re >= -big && z.re <= big && z.im >= -big && z.im <= big) ? z : Complex<double>(0.0, 0.0);
+}
+GLUON_HD_INLINE Complex<double> cquot(Complex<double> num, Complex<double> den) {
+  return den.re == 0.0 && den.im == 0.0 ? Complex<double>(0.0, 0.0) : finite_or_zero(num / den);
+}
+
+struct BicgSlots {
+  const double *rho, *rho_next, *r0v, *ts;
+  GLUON_HD Complex<double> alpha() const { return cquot({rho[0], rho[1]}, {r0v[0], r0v[1]}); }
+  GLUON_HD Complex<double> omega() const { return cquot({ts[0], ts[1]}, {ts[2], 0.0}); }
+  GLUON_HD Complex<double> beta() const {
+    const Complex<double> w = omega();
+    if (w.re == 0.0 && w.im == 0.0) return {0.0, 0.0};
+    return finite_or_zero(cquot({rho_next[0], rho_next[1]}, {rho[0], rho[1]}) * (alpha() / w));
+  }
+};
+// p = r + a (p - b v): a = beta, b = omega (of the iteration that just ended)
+template <class R>
+struct BicgPSlots : BicgSlots {
+  GLUON_HD Complex<R> a() const { return Complex<R>(beta()); }
+  GLUON_HD Complex<R> b() const { return Complex<R>(omega()); }
+};
+// s = r + a v: a = -alpha
+template <class R>
+struct BicgSSlots : BicgSlots {
+  GLUON_HD Complex<R> a() const { return Complex<R>(-alpha()); }
+  GLUON_HD Complex<R> b() const { return {}; }
+};
+// x += a p + b s; s -= b t: a = alpha, b = omega
+template <class R>
+struct BicgUSlots : BicgSlots {
+  GLUON_HD Complex<R> a() const { return Complex<R>(alpha()); }
+  GLUON_HD Complex<R> b() const { return Complex<R>(omega()); }
+};
+
 // y += a x (complex a); optionally returns |y|^2
-template <class Acc, bool norm>
+template <class Acc, bool norm, class Coef = GivenC<typename Acc::real>>
 struct CaxpyK {
   static constexpr int nred = norm ? 1 : 0;
   using R = typename Acc::real;
   using Ret = std::conditional_t<norm, qcd::detail::DoubleSums<1>, void>;
   Acc x, y;
-  Complex<R> a;
+  Coef c;
   GLUON_HD Ret operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    const Complex<R> a = c.a();
     [[maybe_unused]] double n2 = 0.0;
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const R xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
@@ -208,34 +288,6 @@ struct ReDotK {
     for (int r = 0; r < Acc::nreals; ++r)
       d += static_cast<double>(spinor_real(vx, r)) * static_cast<double>(spinor_real(vy, r));
     return {{d}};
-  }
-};
-
-// Where a kernel's real coefficients a and b come from: values given by the host (Given), or CG's
-// alpha and beta computed on the device from slots that earlier kernels wrote (CgSlots).
-template <class R>
-struct Given {
-  R a_, b_;
-  GLUON_HD R a() const { return a_; }
-  GLUON_HD R b() const { return b_; }
-};
-
-// alpha = |r|^2 / p^dagger A p when that is positive and finite, else 0: a breakdown leaves x and r
-// as they were, and the host, which reads p^dagger A p from the slot's mirror, reports it.
-GLUON_HD_INLINE double cg_alpha(double r2, double pAp) {
-  return (pAp > 0.0 && pAp <= 1.7976931348623157e308) ? r2 / pAp : 0.0;
-}
-
-// a() = sign alpha; b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
-// broadcast load from L1, against dozens of bytes of vector data per site.
-template <class R>
-struct CgSlots {
-  const double *r2, *pAp, *r2_new;
-  double sign;
-  GLUON_HD R a() const { return static_cast<R>(sign * cg_alpha(*r2, *pAp)); }
-  GLUON_HD R b() const {
-    const double old = *r2;
-    return static_cast<R>(old > 0.0 ? *r2_new / old : 0.0);
   }
 };
 
@@ -329,16 +381,17 @@ struct AxpyZpbxK {
 };
 
 // p = r + beta (p - omega v)
-template <class Acc>
+template <class Acc, class Coef = GivenC<typename Acc::real>>
 struct BicgPK {
   static constexpr int nred = 0;
   using R = typename Acc::real;
   Acc r, v, p;
-  Complex<R> beta, omega;
+  Coef c;
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vr = r.load(s);
     const auto vv = v.load(s);
     auto vp = p.load(s);
+    const Complex<R> beta = c.a(), omega = c.b();
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
       const Complex<R> zv(spinor_real(vv, 2 * c), spinor_real(vv, 2 * c + 1));
@@ -352,13 +405,14 @@ struct BicgPK {
 };
 
 // x += alpha p + omega s; s -= omega t; {|s|^2, Re <r0,s>, Im <r0,s>}
-template <class Acc>
+template <class Acc, class Coef = GivenC<typename Acc::real>>
 struct BicgUpdateK {
   static constexpr int nred = 3;
   using R = typename Acc::real;
   Acc p, s_, t, x, r0;
-  Complex<R> alpha, omega;
+  Coef c;
   GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
+    const Complex<R> alpha = c.a(), omega = c.b();
     const auto vp = p.load(s);
     auto vs = s_.load(s);
     const auto vt = t.load(s);
@@ -483,36 +537,44 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
   const std::int64_t n = a.sites;
   auto launch_op = [&](const char* label, std::int64_t count, const auto& f) { return launch(ex, label, count, f, a); };
   const CgSlots<R> cg{a.in[0], a.in[1], a.in[2], 1.0};
+  const BicgSlots bicg{a.in[0], a.in[1], a.in[2], a.in[3]};
   switch (op) {
     case Op::zero: return launch_op("blas_zero", n, ZeroK<Acc>{acc(0)});
     case Op::scale: return launch_op("blas_scale", n, ScaleK<Acc>{acc(0), ra});
     case Op::axpy: return launch_op("blas_axpy", n, AxpyK<Acc>{acc(0), acc(1), ra});
     case Op::xpay: return launch_op("blas_xpay", n, XpayK<Acc>{acc(0), acc(1), ra});
     case Op::axpby: return launch_op("blas_axpby", n, AxpbyK<Acc>{acc(0), acc(1), ra, rb});
-    case Op::caxpy: return launch_op("blas_caxpy", n, CaxpyK<Acc, false>{acc(0), acc(1), ca});
+    case Op::caxpy: return launch_op("blas_caxpy", n, CaxpyK<Acc, false>{acc(0), acc(1), {ca, C{}}});
     case Op::caxpby: return launch_op("blas_caxpby", n, CaxpbyK<Acc>{acc(0), acc(1), ca, cb});
     case Op::norm2: return launch_op("blas_norm2", n, Norm2K<Acc>{acc(0)});
     case Op::cdot:
     case Op::cdot_norm2: return launch_op("blas_cdot_norm2", n, CdotK<Acc>{acc(0), acc(1)});
     case Op::re_dot: return launch_op("blas_re_dot", n, ReDotK<Acc>{acc(0), acc(1)});
     case Op::axpy_norm2: return launch_op("blas_axpy_norm2", n, AxpyNormK<Acc>{acc(0), acc(1), {ra, 0}});
-    case Op::caxpy_norm2: return launch_op("blas_caxpy_norm2", n, CaxpyK<Acc, true>{acc(0), acc(1), ca});
+    case Op::caxpy_norm2: return launch_op("blas_caxpy_norm2", n, CaxpyK<Acc, true>{acc(0), acc(1), {ca, C{}}});
     case Op::xmy_norm2: return launch_op("blas_xmy_norm2", n, XmyNormK<Acc>{acc(0), acc(1)});
     case Op::cg_update:
       return launch_op("blas_cg_update", n, CgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), ra});
     case Op::axpy_zpbx:
       return launch_op("blas_axpy_zpbx", n, AxpyZpbxK<Acc>{acc(0), acc(1), acc(2), {ra, rb}});
     case Op::bicgstab_p:
-      return launch_op("blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), ca, cb});
+      return launch_op("blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), {ca, cb}});
     case Op::bicgstab_update:
       return launch_op("blas_bicgstab_update", n,
-                    BicgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), acc(4), ca, cb});
+                    BicgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), acc(4), {ca, cb}});
     case Op::cg_residual: {
       CgSlots<R> neg = cg;
       neg.sign = -1.0;
       return launch_op("blas_cg_residual", n, AxpyNormK<Acc, CgSlots<R>>{acc(0), acc(1), neg});
     }
     case Op::cg_step: return launch_op("blas_cg_step", n, AxpyZpbxK<Acc, CgSlots<R>>{acc(0), acc(1), acc(2), cg});
+    case Op::bicgstab_s:
+      return launch_op("blas_bicgstab_s", n, CaxpyK<Acc, true, BicgSSlots<R>>{acc(0), acc(1), {bicg}});
+    case Op::bicgstab_p_slots:
+      return launch_op("blas_bicgstab_p", n, BicgPK<Acc, BicgPSlots<R>>{acc(0), acc(1), acc(2), {bicg}});
+    case Op::bicgstab_update_slots:
+      return launch_op("blas_bicgstab_update", n,
+                       BicgUpdateK<Acc, BicgUSlots<R>>{acc(0), acc(1), acc(2), acc(3), acc(4), {bicg}});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {

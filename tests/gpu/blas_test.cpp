@@ -131,3 +131,43 @@ TEST(BlasGpu, CgSlotKernelsMatchCpu) {
     for (int k = 0; k < 4; ++k) EXPECT_LT(rel_diff(d[k], h[k]), 10 * t) << k;
   }
 }
+
+// BiCGstab's slot kernels on the GPU, queued as the solver queues them (one wait), against the CPU.
+TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+    SCOPED_TRACE(to_string(prec));
+    SpinorFieldParams c;
+    c.geometry = kGeom;
+    std::vector<SpinorField> h, d;
+    for (int k = 0; k < 6; ++k) {  // r0, p, v, r, t, x
+      SpinorField f(c);
+      fill_gaussian(f, 110 + k, 0, cpu);
+      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
+      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
+    }
+    runtime::ScalarSlots sd(gpu, 16), sh(cpu, 16);
+    // 0-1 rho, 2-3 rho_next, 4-6 r0v, 7 s2, 8-10 ts, 11-13 update
+    const double init[4] = {0.7, -0.2, 0.3, 0.5};
+    for (int i = 0; i < 4; ++i) {
+      sd.set(i, init[i]);
+      sh.set(i, init[i]);
+    }
+    auto iteration = [](std::vector<SpinorField>& f, runtime::ScalarSlots& s, const runtime::Exec& ex) {
+      blas::cdot(f[0], f[2], {&s, 4}, ex);
+      blas::bicgstab_s({&s, 0}, {&s, 4}, f[2], f[3], {&s, 7}, ex);
+      blas::cdot(f[4], f[3], {&s, 8}, ex);
+      blas::bicgstab_update({&s, 0}, {&s, 4}, {&s, 8}, f[1], f[3], f[4], f[5], f[0], {&s, 11}, ex);
+      blas::bicgstab_p({&s, 0}, {&s, 2}, {&s, 4}, {&s, 8}, f[3], f[2], f[1], ex);
+      s.record();
+      s.wait();
+    };
+    iteration(d, sd, gpu);
+    iteration(h, sh, cpu);
+    const double t = 10 * tol(prec);
+    for (int i = 4; i < 14; ++i) EXPECT_NEAR(sd.host(i), sh.host(i), t * (std::fabs(sh.host(i)) + 1.0)) << i;
+    for (int k = 0; k < 6; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
+  }
+}

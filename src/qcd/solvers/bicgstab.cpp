@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gluon/qcd/blas.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -28,8 +29,20 @@ void finite_c(const Monitor& m, const char* what, complexd z) {
   m.finite(what, z.im);
 }
 
+// Slots of the device-resident scalars (blas.h): rho = <r0, r> and the |r|^2 before it, for the
+// iteration that starts (parity k % 2) and the one after; <r0, v>; |s|^2; <t, s> and |t|^2.
+struct BicgSlotMap {
+  static constexpr int kRho[2] = {0, 3};  // {|r|^2, Re rho, Im rho} as bicgstab_update writes them
+  static constexpr int kR0v = 6, kS2 = 9, kTs = 10, kCount = 13;
+};
+
+// One iteration is queued whole: alpha, omega and beta are computed on the device from the slots
+// that the reductions fill, and the host waits once, at the end, for every scalar of the
+// iteration. A solve that converges at the half step (|s| <= tol) therefore also runs t = A s and
+// the omega step, which only lowers |r|.
 bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
                    Monitor& m) {
+  using Map = BicgSlotMap;
   const runtime::Exec& exs = As.exec;
   SolverResult& res = m.result();
   const double tol = m.params().tol;
@@ -43,7 +56,15 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   SpinorField r0(As.params), p(As.params), v(As.params), t(As.params);
   blas::copy(r0, R, exs);
 
-  complexd rho = blas::cdot(r0, R, exs), rho_old(1.0), alpha(1.0), omega(1.0);
+  runtime::ScalarSlots slots(exs, Map::kCount);
+  auto slot = [&](int i) { return blas::Slot{&slots, i}; };
+  int cur = 0;  // rho of the iteration that starts is in kRho[cur]
+  auto set_rho = [&](complexd z) {
+    slots.set(Map::kRho[cur] + 1, z.re);
+    slots.set(Map::kRho[cur] + 2, z.im);
+  };
+  complexd rho = blas::cdot(r0, R, exs);
+  set_rho(rho);
   double r0n2 = blas::norm2(r0, exs);
   bool fresh = true;  // p = r at the next iteration (start or restart)
   double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
@@ -60,50 +81,50 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         blas::copy(r0, R, exs);
         r0n2 = blas::norm2(r0, exs);
         rho = complexd(r0n2, 0.0);
+        set_rho(rho);
         fresh = true;
         ++res.restarts;
       }
+      const int nxt = 1 - cur;
       if (fresh) {
         blas::copy(p, R, exs);
         fresh = false;
       } else {
-        const complexd beta = (rho / rho_old) * (alpha / omega);
-        finite_c(m, "beta", beta);
-        blas::bicgstab_p(R, beta, omega, v, p, exs);
+        // beta from the last iteration's alpha and omega (still in their slots) and the two rhos
+        blas::bicgstab_p(slot(Map::kRho[nxt] + 1), slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kTs), R, v,
+                         p, exs);
       }
       As.apply(v, p);
-      const complexd r0v = blas::cdot(r0, v, exs);
+      blas::cdot(r0, v, slot(Map::kR0v), exs);
+      blas::bicgstab_s(slot(Map::kRho[cur] + 1), slot(Map::kR0v), v, R, slot(Map::kS2), exs);  // R = s
+      As.apply(t, R);
+      blas::cdot(t, R, slot(Map::kTs), exs);
+      blas::bicgstab_update(slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kTs), p, R, t, X, r0,
+                            slot(Map::kRho[nxt]), exs);
+      slots.record();
+      slots.wait();
+      m.flops(2 * As.flops + 40 * nrs);
+      // The checks the host made between the kernels before, in the same order.
+      const complexd r0v(slots.host(Map::kR0v), slots.host(Map::kR0v + 1));
       finite_c(m, "<r0, v>", r0v);
       if (cabs(r0v) == 0.0) throw Failure{"breakdown: <r0, A p> = 0"};
-      alpha = rho / r0v;
-      finite_c(m, "alpha", alpha);
-      const double s2 = blas::caxpy_norm2(complexd(-alpha.re, -alpha.im), v, R, exs);  // R = s
+      finite_c(m, "alpha", rho / r0v);
+      const double s2 = slots.host(Map::kS2);
       m.finite("|s|^2", s2);
-      m.flops(As.flops + 16 * nrs);
-      bool claims = false;
-      if (s2 <= stop2) {
-        // Converged at the half step: x += alpha p, r = s.
-        blas::caxpy(alpha, p, X, exs);
-        r2 = s2;
-        claims = true;
-        m.iteration(r2, b2);
-      } else {
-        As.apply(t, R);
-        const blas::DotNorm ts = blas::cdot_norm2(t, R, exs);
-        finite_c(m, "<t, s>", ts.dot);
-        m.finite("|t|^2", ts.norm2);
-        if (ts.norm2 == 0.0) throw Failure{"breakdown: |A s|^2 = 0"};
-        omega = ts.dot / ts.norm2;
-        if (cabs(omega) == 0.0) throw Failure{"breakdown: omega = <t, s> / |t|^2 = 0"};
-        const blas::NormDot u = blas::bicgstab_update(alpha, p, omega, R, t, X, r0, exs);
-        m.flops(As.flops + 24 * nrs);
-        r2 = u.norm2;
-        m.finite("|r|^2", r2);
-        rho_old = rho;
-        rho = u.dot;
-        m.iteration(r2, b2);
-        claims = r2 <= stop2;
+      if (s2 > stop2) {
+        const complexd ts(slots.host(Map::kTs), slots.host(Map::kTs + 1));
+        const double tt = slots.host(Map::kTs + 2);
+        finite_c(m, "<t, s>", ts);
+        m.finite("|t|^2", tt);
+        if (tt == 0.0) throw Failure{"breakdown: |A s|^2 = 0"};
+        if (cabs(ts) == 0.0) throw Failure{"breakdown: omega = <t, s> / |t|^2 = 0"};
       }
+      r2 = slots.host(Map::kRho[nxt]);
+      m.finite("|r|^2", r2);
+      rho = complexd(slots.host(Map::kRho[nxt] + 1), slots.host(Map::kRho[nxt] + 2));
+      cur = nxt;
+      m.iteration(r2, b2);
+      const bool claims = r2 <= stop2;
       const double rn = std::sqrt(r2);
       rmax = std::max(rmax, rn);
       if (r2 < 0.25 * best2) {  // progress: |r| halved
@@ -130,8 +151,11 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         fresh = true;
         ++res.restarts;
       } else {
-        rho = blas::cdot(r0, R, exs);  // rho_old stays: p's recurrence continues
+        // rho of the new residual; the previous rho stays in the other parity's slot for beta:
+        // p's recurrence continues.
+        rho = blas::cdot(r0, R, exs);
       }
+      set_rho(rho);
     }
   } catch (const Failure&) {
     try {
