@@ -1,6 +1,7 @@
 // BLAS-1 on spinor fields (qcd/blas.h): operand validation, precision dispatch, and the
 // double-precision instantiation of the kernels (single and half live in their own files so that
 // nvcc compiles the three in parallel). The functors are in blas_kernels.h.
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -65,6 +66,7 @@ int reductions(Op op) {
     case Op::cg_update: case Op::cg_residual: case Op::bicgstab_s:
       return 1;
     case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_update: case Op::bicgstab_update_slots:
+    case Op::bicgstab_r0v: case Op::bicgstab_ts:
       return 3;
     default:
       return 0;
@@ -82,8 +84,11 @@ Sums run_local(Op op, const Args& args, const runtime::Exec& ex) {
 
 // On a lattice split over ranks, reductions are summed over the world (the process grid spans
 // it), so every rank's solver sees the same numbers and takes the same decisions.
+// Recomputes, from the world's sums, what a queued reduction's finish() derived from this rank's.
+using Refinish = std::function<void(const Sums&)>;
+
 Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args args, const runtime::Exec& ex,
-         runtime::ScalarSlots* async_slots = nullptr, int async_first = 0) {
+         runtime::ScalarSlots* async_slots = nullptr, int async_first = 0, const Refinish& refinish = {}) {
   prepare(kernel, ops, args, ex);
   Sums r = run_local(op, args, ex);
   const int nred = reductions(op);
@@ -101,6 +106,7 @@ Sums run(Op op, const char* kernel, std::initializer_list<Operand> ops, Args arg
   for (int i = 0; i < nred; ++i) r.v[i] = slots.host(async_first + i);
   comm::world().allreduce_sum(r.v, nred);
   for (int i = 0; i < nred; ++i) slots.set(async_first + i, r.v[i]);
+  if (refinish) refinish(r);
   return r;
 }
 
@@ -228,44 +234,16 @@ void set_out(detail::Args& args, const char* kernel, Slot out, int count, const 
   args.out_host = slot_ptr(kernel, "out", out, ex, true, count);
   args.out_device = slot_ptr(kernel, "out", out, ex, false, count);
 }
-// BicgSlots' inputs: rho and rho_next {Re, Im}, r0v and ts {Re, Im, |.|^2}.
-void set_bicg(detail::Args& args, const char* kernel, Slot rho, Slot rho_next, Slot r0v, Slot ts,
-              const runtime::Exec& ex) {
-  args.in[0] = slot_ptr(kernel, "rho", rho, ex, false, 2);
-  if (rho_next.slots) args.in[1] = slot_ptr(kernel, "rho_next", rho_next, ex, false, 2);
-  args.in[2] = slot_ptr(kernel, "r0v", r0v, ex, false, 3);
-  if (ts.slots) args.in[3] = slot_ptr(kernel, "ts", ts, ex, false, 3);
+// A {Re, Im} pair the kernel reads.
+const double* pair_in(const char* kernel, const char* name, Slot s, const runtime::Exec& ex) {
+  return slot_ptr(kernel, name, s, ex, false, 2);
+}
+// A {Re, Im} pair a reduction's finish() writes, slot and mirror.
+void pair_out(detail::Args& args, const char* kernel, const char* name, Slot s, const runtime::Exec& ex) {
+  args.fin_out = slot_ptr(kernel, name, s, ex, false, 2);
+  args.fin_mirror = slot_ptr(kernel, name, s, ex, true, 2);
 }
 }  // namespace
-
-void cdot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
-  detail::Args args = coeffs();
-  set_out(args, "cdot", out, 3, ex);
-  run(Op::cdot, "cdot", {{"x", &x}, {"y", &y}}, args, ex, out.slots, out.index);
-}
-
-void bicgstab_s(Slot rho, Slot r0v, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex) {
-  detail::Args args = coeffs();
-  set_bicg(args, "bicgstab_s", rho, {}, r0v, {}, ex);
-  set_out(args, "bicgstab_s", s2, 1, ex);
-  run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
-}
-
-void bicgstab_update(Slot rho, Slot r0v, Slot ts, const SpinorField& p, SpinorField& s, const SpinorField& t,
-                     SpinorField& x, const SpinorField& r0, Slot out, const runtime::Exec& ex) {
-  detail::Args args = coeffs();
-  set_bicg(args, "bicgstab_update", rho, {}, r0v, ts, ex);
-  set_out(args, "bicgstab_update", out, 3, ex);
-  run(Op::bicgstab_update_slots, "bicgstab_update", {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, args,
-      ex, out.slots, out.index);
-}
-
-void bicgstab_p(Slot rho, Slot rho_next, Slot r0v, Slot ts, const SpinorField& r, const SpinorField& v, SpinorField& p,
-                const runtime::Exec& ex) {
-  detail::Args args = coeffs();
-  set_bicg(args, "bicgstab_p", rho, rho_next, r0v, ts, ex);
-  run(Op::bicgstab_p_slots, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, args, ex);
-}
 
 void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
   detail::Args args = coeffs();
@@ -290,6 +268,77 @@ void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, con
   args.in[1] = slot_ptr("cg_step", "pAp", pAp, ex, false);
   args.in[2] = slot_ptr("cg_step", "r2_new", r2_new, ex, false);
   run(Op::cg_step, "cg_step", {{"p", &p}, {"x", &x}, {"r", &r}}, args, ex);
+}
+
+namespace {
+// {Re, Im} of a slot pair as the host sees it (after the wait of the split-lattice path).
+struct HostPair {
+  double v[2];
+  explicit HostPair(Slot s) : v{s.slots->host(s.index), s.slots->host(s.index + 1)} {}
+};
+// Runs finisher `fin` (its output redirected to z) on the world's sums and sets the slot pair.
+template <class Fin>
+detail::Refinish refinish_into(Slot out, Fin fin, detail::PairOut Fin::*target) {
+  return [out, fin, target](const detail::Sums& world) mutable {
+    double z[2];
+    fin.*target = detail::PairOut{z, z};
+    fin.finish(qcd::detail::DoubleSums<3>{{world.v[0], world.v[1], world.v[2]}});
+    out.slots->set(out.index, z[0]);
+    out.slots->set(out.index + 1, z[1]);
+  };
+}
+}  // namespace
+
+void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
+                  const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = pair_in("bicgstab_r0v", "rho", rho, ex);
+  pair_out(args, "bicgstab_r0v", "alpha", alpha, ex);
+  set_out(args, "bicgstab_r0v", r0v, 3, ex);
+  auto refinish = [rho, alpha](const detail::Sums& world) {
+    const HostPair rh(rho);
+    refinish_into(alpha, detail::AlphaFinish{rh.v, {}}, &detail::AlphaFinish::alpha)(world);
+  };
+  run(Op::bicgstab_r0v, "bicgstab_r0v", {{"r0", &r0}, {"v", &v}}, args, ex, r0v.slots, r0v.index, refinish);
+}
+
+void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = pair_in("bicgstab_s", "alpha", alpha, ex);
+  set_out(args, "bicgstab_s", s2, 1, ex);
+  run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
+}
+
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, Slot ts, Slot omega, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  pair_out(args, "bicgstab_ts", "omega", omega, ex);
+  set_out(args, "bicgstab_ts", ts, 3, ex);
+  run(Op::bicgstab_ts, "bicgstab_ts", {{"t", &t}, {"s", &s}}, args, ex, ts.slots, ts.index,
+      refinish_into(omega, detail::OmegaFinish{}, &detail::OmegaFinish::omega));
+}
+
+void bicgstab_update(Slot alpha, Slot omega, Slot rho, const SpinorField& p, SpinorField& s, const SpinorField& t,
+                     SpinorField& x, const SpinorField& r0, Slot out, Slot beta, const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = pair_in("bicgstab_update", "alpha", alpha, ex);
+  args.in[1] = pair_in("bicgstab_update", "omega", omega, ex);
+  args.in[2] = pair_in("bicgstab_update", "rho", rho, ex);
+  pair_out(args, "bicgstab_update", "beta", beta, ex);
+  set_out(args, "bicgstab_update", out, 3, ex);
+  auto refinish = [rho, alpha, omega, beta](const detail::Sums& world) {
+    const HostPair rh(rho), al(alpha), om(omega);
+    refinish_into(beta, detail::BetaFinish{rh.v, al.v, om.v, {}}, &detail::BetaFinish::beta)(world);
+  };
+  run(Op::bicgstab_update_slots, "bicgstab_update", {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, args,
+      ex, out.slots, out.index, refinish);
+}
+
+void bicgstab_p(Slot beta, Slot omega, const SpinorField& r, const SpinorField& v, SpinorField& p,
+                const runtime::Exec& ex) {
+  detail::Args args = coeffs();
+  args.in[0] = pair_in("bicgstab_p", "beta", beta, ex);
+  args.in[1] = pair_in("bicgstab_p", "omega", omega, ex);
+  run(Op::bicgstab_p_slots, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, args, ex);
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,

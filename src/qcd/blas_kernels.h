@@ -25,7 +25,7 @@ enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
   xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift,
   // coefficients from device slots (blas.h, "Device-resident scalars")
-  cg_residual, cg_step, bicgstab_s, bicgstab_p_slots, bicgstab_update_slots
+  cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_update_slots, bicgstab_p_slots
 };
 
 using Sums = qcd::detail::DoubleSums<4>;
@@ -37,10 +37,12 @@ struct Args {
   int nspin = 4;
   std::int64_t sites = 0;
   // Device-resident scalars: the slots a kernel reads its coefficients from (cg_residual, cg_step:
-  // |r|^2, p^dagger A p, the new |r|^2; BiCGstab: BicgSlots' rho, rho_next, r0v, ts), and where a queued reduction writes its sums (its first
+  // |r|^2, p^dagger A p, the new |r|^2; BiCGstab: see blas.h), and where a queued reduction writes its sums (its first
   // double; the sums of one reduction occupy consecutive slots). Null: host coefficients, and a
   // reduction that returns its sums.
   const double* in[4] = {};
+  double* fin_out = nullptr;     // where a reduction's finish() writes (BiCGstab's alpha, omega, beta)
+  double* fin_mirror = nullptr;  // and that slot's mirror
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
@@ -163,17 +165,25 @@ struct CgSlots {
   }
 };
 
-// BiCGstab's complex coefficients: given by the host (GivenC), or computed on the device from
-// slots (BicgSlots). Slots hold rho = <r0, r> and the next rho as {Re, Im}, and <r0, v> and
-// <t, s> as cdot writes them, {Re, Im, |first operand|^2}: alpha = rho / <r0, v>,
-// omega = <t, s> / |t|^2, beta = (rho_next / rho) (alpha / omega). A zero or non-finite result is
-// replaced by 0 (x, r and p then keep their values where that coefficient enters), and the host,
+// BiCGstab's complex coefficients: given by the host (GivenC), or read from device slots that the
+// reductions producing them fill through their finish() (BicgCoef: a pointer to {Re, Im} of a, and
+// of b). The finishers compute alpha = rho / <r0, v>, omega = <t, s> / |t|^2 and
+// beta = (rho_next / rho)(alpha / omega) once, in the reduction's last thread; a zero or
+// non-finite quotient becomes 0 (x, r and p then keep their values where it enters) and the host,
 // which reads the same slots after its one wait an iteration, reports the breakdown.
 template <class R>
 struct GivenC {
   Complex<R> a_, b_;
   GLUON_HD Complex<R> a() const { return a_; }
   GLUON_HD Complex<R> b() const { return b_; }
+};
+
+template <class R>
+struct BicgCoef {
+  const double *a_, *b_;
+  double sign_a;
+  GLUON_HD Complex<R> a() const { return Complex<R>(Complex<double>(sign_a * a_[0], sign_a * a_[1])); }
+  GLUON_HD Complex<R> b() const { return b_ ? Complex<R>(Complex<double>(b_[0], b_[1])) : Complex<R>{}; }
 };
 
 GLUON_HD_INLINE Complex<double> finite_or_zero(Complex<double> z) {
@@ -184,33 +194,44 @@ GLUON_HD_INLINE Complex<double> cquot(Complex<double> num, Complex<double> den) 
   return den.re == 0.0 && den.im == 0.0 ? Complex<double>(0.0, 0.0) : finite_or_zero(num / den);
 }
 
-struct BicgSlots {
-  const double *rho, *rho_next, *r0v, *ts;
-  GLUON_HD Complex<double> alpha() const { return cquot({rho[0], rho[1]}, {r0v[0], r0v[1]}); }
-  GLUON_HD Complex<double> omega() const { return cquot({ts[0], ts[1]}, {ts[2], 0.0}); }
-  GLUON_HD Complex<double> beta() const {
-    const Complex<double> w = omega();
-    if (w.re == 0.0 && w.im == 0.0) return {0.0, 0.0};
-    return finite_or_zero(cquot({rho_next[0], rho_next[1]}, {rho[0], rho[1]}) * (alpha() / w));
+// Where a finisher writes its {Re, Im}: the slot (device memory) and its mirror (host-visible).
+struct PairOut {
+  double *slot, *mirror;
+  GLUON_HD void write(Complex<double> z) const {
+    slot[0] = mirror[0] = z.re;
+    slot[1] = mirror[1] = z.im;
   }
 };
-// p = r + a (p - b v): a = beta, b = omega (of the iteration that just ended)
-template <class R>
-struct BicgPSlots : BicgSlots {
-  GLUON_HD Complex<R> a() const { return Complex<R>(beta()); }
-  GLUON_HD Complex<R> b() const { return Complex<R>(omega()); }
+// finish() of cdot(r0, v): alpha = rho / <r0, v>.
+struct AlphaFinish {
+  const double* rho;
+  PairOut alpha;
+  GLUON_HD void finish(const qcd::detail::DoubleSums<3>& r0v) const {
+    alpha.write(cquot({rho[0], rho[1]}, {r0v.v[0], r0v.v[1]}));
+  }
 };
-// s = r + a v: a = -alpha
-template <class R>
-struct BicgSSlots : BicgSlots {
-  GLUON_HD Complex<R> a() const { return Complex<R>(-alpha()); }
-  GLUON_HD Complex<R> b() const { return {}; }
+// finish() of cdot(t, s): omega = <t, s> / |t|^2.
+struct OmegaFinish {
+  PairOut omega;
+  GLUON_HD void finish(const qcd::detail::DoubleSums<3>& ts) const {
+    omega.write(cquot({ts.v[0], ts.v[1]}, {ts.v[2], 0.0}));
+  }
 };
-// x += a p + b s; s -= b t: a = alpha, b = omega
-template <class R>
-struct BicgUSlots : BicgSlots {
-  GLUON_HD Complex<R> a() const { return Complex<R>(alpha()); }
-  GLUON_HD Complex<R> b() const { return Complex<R>(omega()); }
+// finish() of bicgstab_update, whose sums are {|r|^2, <r0, r>}: beta = (<r0, r> / rho)(alpha / omega).
+struct BetaFinish {
+  const double *rho, *alpha, *omega;
+  PairOut beta;
+  GLUON_HD void finish(const qcd::detail::DoubleSums<3>& u) const {
+    const Complex<double> w(omega[0], omega[1]);
+    beta.write(finite_or_zero(cquot({u.v[1], u.v[2]}, {rho[0], rho[1]}) * cquot({alpha[0], alpha[1]}, w)));
+  }
+};
+// A reduction functor K with a finisher.
+template <class K, class Fin>
+struct Finished : K {
+  Fin fin;
+  template <class T>
+  GLUON_HD void finish(const T& total) const { fin.finish(total); }
 };
 
 // y += a x (complex a); optionally returns |y|^2
@@ -537,7 +558,6 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
   const std::int64_t n = a.sites;
   auto launch_op = [&](const char* label, std::int64_t count, const auto& f) { return launch(ex, label, count, f, a); };
   const CgSlots<R> cg{a.in[0], a.in[1], a.in[2], 1.0};
-  const BicgSlots bicg{a.in[0], a.in[1], a.in[2], a.in[3]};
   switch (op) {
     case Op::zero: return launch_op("blas_zero", n, ZeroK<Acc>{acc(0)});
     case Op::scale: return launch_op("blas_scale", n, ScaleK<Acc>{acc(0), ra});
@@ -569,12 +589,19 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
     }
     case Op::cg_step: return launch_op("blas_cg_step", n, AxpyZpbxK<Acc, CgSlots<R>>{acc(0), acc(1), acc(2), cg});
     case Op::bicgstab_s:
-      return launch_op("blas_bicgstab_s", n, CaxpyK<Acc, true, BicgSSlots<R>>{acc(0), acc(1), {bicg}});
+      return launch_op("blas_bicgstab_s", n,
+                       CaxpyK<Acc, true, BicgCoef<R>>{acc(0), acc(1), {a.in[0], nullptr, -1.0}});
     case Op::bicgstab_p_slots:
-      return launch_op("blas_bicgstab_p", n, BicgPK<Acc, BicgPSlots<R>>{acc(0), acc(1), acc(2), {bicg}});
+      return launch_op("blas_bicgstab_p", n, BicgPK<Acc, BicgCoef<R>>{acc(0), acc(1), acc(2), {a.in[0], a.in[1], 1.0}});
     case Op::bicgstab_update_slots:
       return launch_op("blas_bicgstab_update", n,
-                       BicgUpdateK<Acc, BicgUSlots<R>>{acc(0), acc(1), acc(2), acc(3), acc(4), {bicg}});
+                       Finished<BicgUpdateK<Acc, BicgCoef<R>>, BetaFinish>{
+                           {acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], 1.0}},
+                           {a.in[2], a.in[0], a.in[1], {a.fin_out, a.fin_mirror}}});
+    case Op::bicgstab_r0v:
+      return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, AlphaFinish>{{acc(0), acc(1)}, {a.in[0], {a.fin_out, a.fin_mirror}}});
+    case Op::bicgstab_ts:
+      return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, OmegaFinish>{{acc(0), acc(1)}, {{a.fin_out, a.fin_mirror}}});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {

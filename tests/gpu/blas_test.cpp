@@ -149,25 +149,24 @@ TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
       d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
     }
     runtime::ScalarSlots sd(gpu, 16), sh(cpu, 16);
-    // 0-1 rho, 2-3 rho_next, 4-6 r0v, 7 s2, 8-10 ts, 11-13 update
-    const double init[4] = {0.7, -0.2, 0.3, 0.5};
-    for (int i = 0; i < 4; ++i) {
-      sd.set(i, init[i]);
-      sh.set(i, init[i]);
+    // 0-1 rho (then beta), 2-4 r0v, 5-6 alpha, 7 s2, 8-10 ts, 11-12 omega, 13-15 update's sums
+    for (runtime::ScalarSlots* sl : {&sd, &sh}) {
+      sl->set(0, 0.7);
+      sl->set(1, -0.2);
     }
     auto iteration = [](std::vector<SpinorField>& f, runtime::ScalarSlots& s, const runtime::Exec& ex) {
-      blas::cdot(f[0], f[2], {&s, 4}, ex);
-      blas::bicgstab_s({&s, 0}, {&s, 4}, f[2], f[3], {&s, 7}, ex);
-      blas::cdot(f[4], f[3], {&s, 8}, ex);
-      blas::bicgstab_update({&s, 0}, {&s, 4}, {&s, 8}, f[1], f[3], f[4], f[5], f[0], {&s, 11}, ex);
-      blas::bicgstab_p({&s, 0}, {&s, 2}, {&s, 4}, {&s, 8}, f[3], f[2], f[1], ex);
+      blas::bicgstab_r0v(f[0], f[2], {&s, 0}, {&s, 2}, {&s, 5}, ex);
+      blas::bicgstab_s({&s, 5}, f[2], f[3], {&s, 7}, ex);
+      blas::bicgstab_ts(f[4], f[3], {&s, 8}, {&s, 11}, ex);
+      blas::bicgstab_update({&s, 5}, {&s, 11}, {&s, 0}, f[1], f[3], f[4], f[5], f[0], {&s, 13}, {&s, 0}, ex);
+      blas::bicgstab_p({&s, 0}, {&s, 11}, f[3], f[2], f[1], ex);
       s.record();
       s.wait();
     };
     iteration(d, sd, gpu);
     iteration(h, sh, cpu);
     const double t = 10 * tol(prec);
-    for (int i = 4; i < 14; ++i) EXPECT_NEAR(sd.host(i), sh.host(i), t * (std::fabs(sh.host(i)) + 1.0)) << i;
+    for (int i = 0; i < 16; ++i) EXPECT_NEAR(sd.host(i), sh.host(i), t * (std::fabs(sh.host(i)) + 1.0)) << i;
     for (int k = 0; k < 6; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
   }
 }

@@ -48,17 +48,18 @@
 //   cg_step(r2, pAp, r2_new, p, x, r)   x += alpha p; p = r + beta p
 // with alpha = r2 / pAp when pAp is positive and finite, else 0 (x and r then stay as they were;
 // the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
-// BiCGstab's, where rho and rho_next name {Re, Im} pairs and r0v, ts the triples that cdot writes:
-//   cdot(x, y, out)                        out, out+1, out+2 = Re <x, y>, Im <x, y>, |x|^2
-//   bicgstab_s(rho, r0v, v, r, s2)         r -= alpha v; s2 = |r|^2          (alpha = rho / r0v)
-//   bicgstab_update(rho, r0v, ts, p, s, t, x, r0, out)
+// BiCGstab's, where rho, alpha, omega and beta name {Re, Im} pairs and r0v, ts the triples
+// {Re <x, y>, Im <x, y>, |x|^2} of a complex dot. Each reduction also writes the coefficient the
+// next kernels need, computed once on the device from its sum:
+//   bicgstab_r0v(r0, v, rho, r0v, alpha)   r0v = <r0, v>; alpha = rho / <r0, v>
+//   bicgstab_s(alpha, v, r, s2)            r -= alpha v; s2 = |r|^2
+//   bicgstab_ts(t, s, ts, omega)           ts = <t, s>, |t|^2; omega = <t, s> / |t|^2
+//   bicgstab_update(alpha, omega, rho, p, s, t, x, r0, out, beta)
 //                                          x += alpha p + omega s; s -= omega t;
-//                                          out.. = |s|^2, Re <r0, s>, Im <r0, s>  (omega = ts / |t|^2)
-//   bicgstab_p(rho, rho_next, r0v, ts, r, v, p)
-//                                          p = r + beta (p - omega v), beta = (rho_next / rho)
-//                                          (alpha / omega), alpha and omega of the iteration that
-//                                          wrote r0v and ts
-// A zero or non-finite coefficient is replaced by 0 (the caller reads the slots and reports it).
+//                                          out.. = |s|^2, Re <r0, s>, Im <r0, s>;
+//                                          beta = (<r0, s> / rho)(alpha / omega)
+//   bicgstab_p(beta, omega, r, v, p)       p = r + beta (p - omega v)
+// A zero or non-finite quotient is written as 0 (the caller reads the slots and reports it).
 //
 // Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
 #include <string>
@@ -130,11 +131,13 @@ void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime:
 void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot r2_new, const runtime::Exec& ex);
 void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, const SpinorField& r,
              const runtime::Exec& ex);
-void cdot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex);
-void bicgstab_s(Slot rho, Slot r0v, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);
-void bicgstab_update(Slot rho, Slot r0v, Slot ts, const SpinorField& p, SpinorField& s, const SpinorField& t,
-                     SpinorField& x, const SpinorField& r0, Slot out, const runtime::Exec& ex);
-void bicgstab_p(Slot rho, Slot rho_next, Slot r0v, Slot ts, const SpinorField& r, const SpinorField& v, SpinorField& p,
+void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
+                  const runtime::Exec& ex);
+void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, Slot ts, Slot omega, const runtime::Exec& ex);
+void bicgstab_update(Slot alpha, Slot omega, Slot rho, const SpinorField& p, SpinorField& s, const SpinorField& t,
+                     SpinorField& x, const SpinorField& r0, Slot out, Slot beta, const runtime::Exec& ex);
+void bicgstab_p(Slot beta, Slot omega, const SpinorField& r, const SpinorField& v, SpinorField& p,
                 const runtime::Exec& ex);
 
 // Nominal floating-point operations per real component (solver GFLOP/s bookkeeping).

@@ -11,7 +11,12 @@
 //                                          `host` (a ScalarSlots mirror: memory the host reads
 //                                          after waiting for the stream) and to `device` (read
 //                                          by later kernels on ex's stream); on the CPU both are
-//                                          written before it returns
+//                                          written before it returns. A functor with a member
+//                                          `finish(const T& total) const` has it called once with
+//                                          the total, on the device right after it is written
+//                                          (one thread): scalars derived from the sum (a
+//                                          solver's coefficients) are then ready for the next
+//                                          kernel without a launch of their own
 //   choose_variant<Key>(ex, spec, n, count, go)  the fastest of `count` launches go(v) (GPU,
 //                                          tuned once, cached under Key's type; 0 on the CPU)
 //   parallel_for(ex, spec, n, f), parallel_reduce<T>(ex, spec, n, f)
@@ -147,6 +152,7 @@ void parallel_reduce_into(const Exec& ex, const TuneSpec& spec, std::int64_t n, 
   const T total = n > 0 ? detail::reduce_on_cpu<T>(n, f) : T{};
   *host = total;
   *device = total;
+  if constexpr (requires(const F& g, const T& t) { g.finish(t); }) f.finish(total);
 }
 
 template <class T, class F>

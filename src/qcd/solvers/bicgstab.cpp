@@ -33,12 +33,13 @@ void finite_c(const Monitor& m, const char* what, complexd z) {
 // iteration that starts (parity k % 2) and the one after; <r0, v>; |s|^2; <t, s> and |t|^2.
 struct BicgSlotMap {
   static constexpr int kRho[2] = {0, 3};  // {|r|^2, Re rho, Im rho} as bicgstab_update writes them
-  static constexpr int kR0v = 6, kS2 = 9, kTs = 10, kCount = 13;
+  static constexpr int kR0v = 6, kS2 = 9, kTs = 10;  // {Re, Im, |.|^2}; |s|^2
+  static constexpr int kAlpha = 13, kOmega = 15, kBeta = 17, kCount = 19;  // {Re, Im}
 };
 
-// One iteration is queued whole: alpha, omega and beta are computed on the device from the slots
-// that the reductions fill, and the host waits once, at the end, for every scalar of the
-// iteration. A solve that converges at the half step (|s| <= tol) therefore also runs t = A s and
+// One iteration is queued whole: alpha, omega and beta are computed on the device by the
+// reductions that produce them (blas.h), and the host waits once, at the end, for every scalar of
+// the iteration. A solve that converges at the half step (|s| <= tol) therefore also runs t = A s and
 // the omega step, which only lowers |r|.
 bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
                    Monitor& m) {
@@ -90,19 +91,18 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         blas::copy(p, R, exs);
         fresh = false;
       } else {
-        // beta from the last iteration's alpha and omega (still in their slots) and the two rhos
-        blas::bicgstab_p(slot(Map::kRho[nxt] + 1), slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kTs), R, v,
-                         p, exs);
+        blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
       }
       As.apply(v, p);
-      blas::cdot(r0, v, slot(Map::kR0v), exs);
-      blas::bicgstab_s(slot(Map::kRho[cur] + 1), slot(Map::kR0v), v, R, slot(Map::kS2), exs);  // R = s
+      blas::bicgstab_r0v(r0, v, slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kAlpha), exs);
+      blas::bicgstab_s(slot(Map::kAlpha), v, R, slot(Map::kS2), exs);  // R = s
       As.apply(t, R);
-      blas::cdot(t, R, slot(Map::kTs), exs);
-      blas::bicgstab_update(slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kTs), p, R, t, X, r0,
-                            slot(Map::kRho[nxt]), exs);
+      blas::bicgstab_ts(t, R, slot(Map::kTs), slot(Map::kOmega), exs);
+      blas::bicgstab_update(slot(Map::kAlpha), slot(Map::kOmega), slot(Map::kRho[cur] + 1), p, R, t, X, r0,
+                            slot(Map::kRho[nxt]), slot(Map::kBeta), exs);
       slots.record();
       slots.wait();
+      const complexd rho_start = rho;
       m.flops(2 * As.flops + 40 * nrs);
       // The checks the host made between the kernels before, in the same order.
       const complexd r0v(slots.host(Map::kR0v), slots.host(Map::kR0v + 1));
@@ -151,9 +151,14 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         fresh = true;
         ++res.restarts;
       } else {
-        // rho of the new residual; the previous rho stays in the other parity's slot for beta:
-        // p's recurrence continues.
+        // rho of the new residual, and beta from it: p's recurrence continues.
         rho = blas::cdot(r0, R, exs);
+        const complexd alpha(slots.host(Map::kAlpha), slots.host(Map::kAlpha + 1));
+        const complexd omega(slots.host(Map::kOmega), slots.host(Map::kOmega + 1));
+        const complexd beta = (rho / rho_start) * (alpha / omega);
+        finite_c(m, "beta", beta);
+        slots.set(Map::kBeta, beta.re);
+        slots.set(Map::kBeta + 1, beta.im);
       }
       set_rho(rho);
     }

@@ -167,6 +167,7 @@ __global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned i
   if (threadIdx.x == 0) {
     *total = sum;
     if (total_device) *total_device = sum;
+    if constexpr (requires(const F& g, const T& t) { g.finish(t); }) f.finish(sum);
     *ticket = 0;
   }
 }
