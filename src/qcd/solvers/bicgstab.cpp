@@ -67,7 +67,8 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   complexd rho = blas::cdot(r0, R, exs);
   set_rho(rho);
   double r0n2 = blas::norm2(r0, exs);
-  bool fresh = true;  // p = r at the next iteration (start or restart)
+  bool fresh = true;      // p = r at the next iteration (start or restart)
+  bool p_ready = false;   // the next p is already queued (see below)
   double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
   int since_best = 0;
   try {
@@ -90,9 +91,10 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       if (fresh) {
         blas::copy(p, R, exs);
         fresh = false;
-      } else {
+      } else if (!p_ready) {
         blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
       }
+      p_ready = false;
       As.apply(v, p);
       blas::bicgstab_r0v(r0, v, slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kAlpha), exs);
       blas::bicgstab_s(slot(Map::kAlpha), v, R, slot(Map::kS2), exs);  // R = s
@@ -101,6 +103,10 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       blas::bicgstab_update(slot(Map::kAlpha), slot(Map::kOmega), slot(Map::kRho[cur] + 1), p, R, t, X, r0,
                             slot(Map::kRho[nxt]), slot(Map::kBeta), exs);
       slots.record();
+      // The next iteration's p, queued before the host looks at this one: its run hides the round
+      // trip. A restart overwrites it; a reliable update re-bases it (below).
+      blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
+      p_ready = true;
       slots.wait();
       const complexd rho_start = rho;
       m.flops(2 * As.flops + 40 * nrs);
@@ -133,6 +139,10 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       }
       const bool stalled = ++since_best >= solvers::detail::kStallIterations;
       if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
+      // p = R + beta q is queued with q = p_old - omega v; keep beta q while R is still the
+      // iterated residual (the true-residual check overwrites it).
+      const complexd beta_queued(slots.host(Map::kBeta), slots.host(Map::kBeta + 1));
+      blas::axpy(-1.0, R, p, exs);
       const double t2 = sol.true_r2();
       if (t2 <= stop2) return true;
       if (mixed) blas::copy(R, r, exs);
@@ -151,14 +161,19 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         fresh = true;
         ++res.restarts;
       } else {
-        // rho of the new residual, and beta from it: p's recurrence continues.
+        // rho of the new residual, and beta from it: p's recurrence continues, p = R + beta q.
         rho = blas::cdot(r0, R, exs);
         const complexd alpha(slots.host(Map::kAlpha), slots.host(Map::kAlpha + 1));
         const complexd omega(slots.host(Map::kOmega), slots.host(Map::kOmega + 1));
         const complexd beta = (rho / rho_start) * (alpha / omega);
         finite_c(m, "beta", beta);
-        slots.set(Map::kBeta, beta.re);
-        slots.set(Map::kBeta + 1, beta.im);
+        if (cabs(beta_queued) == 0.0) {
+          fresh = true;  // q is lost with a zero beta: start p again from R
+          ++res.restarts;
+        } else {
+          blas::caxpby(complexd(1.0, 0.0), R, beta / beta_queued, p, exs);
+          p_ready = true;
+        }
       }
       set_rho(rho);
     }
