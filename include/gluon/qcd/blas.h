@@ -38,9 +38,9 @@
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
 //
-// Device-resident scalars (runtime/scalar_slots.h): CG without a host wait per reduction. A Slot
-// names one double of a ScalarSlots made on ex's backend, device and stream; these calls are queued
-// on ex's stream and return at once on the GPU (the host reads a result from the slot's mirror
+// Device-resident scalars (runtime/scalar_slots.h): CG and BiCGstab without a host wait per
+// reduction. A Slot names one double of a ScalarSlots made on ex's backend, device and stream;
+// these calls are queued on ex's stream and return at once on the GPU (the host reads a result from the slot's mirror
 // after ScalarSlots::wait()); on the CPU they complete before returning. On a lattice split over
 // ranks a queued reduction is summed over the world before it returns (which waits).
 //   re_dot(x, y, out)                   out = Re <x, y>
