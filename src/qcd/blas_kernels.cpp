@@ -229,10 +229,10 @@ namespace {
 double* slot_ptr(const char* kernel, const char* name, Slot s, const runtime::Exec& ex, bool mirror, int count = 1) {
   return slot_address(std::string("blas::") + kernel, name, s, ex, mirror, count);
 }
-// A queued reduction's output: `count` slots from `out`.
-void set_out(detail::Args& args, const char* kernel, Slot out, int count, const runtime::Exec& ex) {
-  args.out_host = slot_ptr(kernel, "out", out, ex, true, count);
-  args.out_device = slot_ptr(kernel, "out", out, ex, false, count);
+// A queued reduction's output: `count` slots from `out`, named `name` in errors.
+void set_out(detail::Args& args, const char* kernel, const char* name, Slot out, int count, const runtime::Exec& ex) {
+  args.out_host = slot_ptr(kernel, name, out, ex, true, count);
+  args.out_device = slot_ptr(kernel, name, out, ex, false, count);
 }
 // A {Re, Im} pair the kernel reads.
 const double* pair_in(const char* kernel, const char* name, Slot s, const runtime::Exec& ex) {
@@ -247,8 +247,7 @@ void pair_out(detail::Args& args, const char* kernel, const char* name, Slot s, 
 
 void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime::Exec& ex) {
   detail::Args args = coeffs();
-  args.out_host = slot_ptr("re_dot", "out", out, ex, true);
-  args.out_device = slot_ptr("re_dot", "out", out, ex, false);
+  set_out(args, "re_dot", "out", out, 1, ex);
   run(Op::re_dot, "re_dot", {{"x", &x}, {"y", &y}}, args, ex, out.slots, out.index);
 }
 
@@ -256,8 +255,7 @@ void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot 
   detail::Args args = coeffs();
   args.in[0] = slot_ptr("cg_residual", "r2", r2, ex, false);
   args.in[1] = slot_ptr("cg_residual", "pAp", pAp, ex, false);
-  args.out_host = slot_ptr("cg_residual", "r2_new", r2_new, ex, true);
-  args.out_device = slot_ptr("cg_residual", "r2_new", r2_new, ex, false);
+  set_out(args, "cg_residual", "r2_new", r2_new, 1, ex);
   run(Op::cg_residual, "cg_residual", {{"Ap", &Ap}, {"r", &r}}, args, ex, r2_new.slots, r2_new.index);
 }
 
@@ -294,7 +292,7 @@ void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0
   detail::Args args = coeffs();
   args.in[0] = pair_in("bicgstab_r0v", "rho", rho, ex);
   pair_out(args, "bicgstab_r0v", "alpha", alpha, ex);
-  set_out(args, "bicgstab_r0v", r0v, 3, ex);
+  set_out(args, "bicgstab_r0v", "r0v", r0v, 3, ex);
   auto refinish = [rho, alpha](const detail::Sums& world) {
     const HostPair rh(rho);
     refinish_into(alpha, detail::AlphaFinish{rh.v, {}}, &detail::AlphaFinish::alpha)(world);
@@ -305,14 +303,14 @@ void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0
 void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex) {
   detail::Args args = coeffs();
   args.in[0] = pair_in("bicgstab_s", "alpha", alpha, ex);
-  set_out(args, "bicgstab_s", s2, 1, ex);
+  set_out(args, "bicgstab_s", "s2", s2, 1, ex);
   run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
 }
 
 void bicgstab_ts(const SpinorField& t, const SpinorField& s, Slot ts, Slot omega, const runtime::Exec& ex) {
   detail::Args args = coeffs();
   pair_out(args, "bicgstab_ts", "omega", omega, ex);
-  set_out(args, "bicgstab_ts", ts, 3, ex);
+  set_out(args, "bicgstab_ts", "ts", ts, 3, ex);
   run(Op::bicgstab_ts, "bicgstab_ts", {{"t", &t}, {"s", &s}}, args, ex, ts.slots, ts.index,
       refinish_into(omega, detail::OmegaFinish{}, &detail::OmegaFinish::omega));
 }
@@ -324,7 +322,7 @@ void bicgstab_update(Slot alpha, Slot omega, Slot rho, const SpinorField& p, Spi
   args.in[1] = pair_in("bicgstab_update", "omega", omega, ex);
   args.in[2] = pair_in("bicgstab_update", "rho", rho, ex);
   pair_out(args, "bicgstab_update", "beta", beta, ex);
-  set_out(args, "bicgstab_update", out, 3, ex);
+  set_out(args, "bicgstab_update", "out", out, 3, ex);
   auto refinish = [rho, alpha, omega, beta](const detail::Sums& world) {
     const HostPair rh(rho), al(alpha), om(omega);
     refinish_into(beta, detail::BetaFinish{rh.v, al.v, om.v, {}}, &detail::BetaFinish::beta)(world);

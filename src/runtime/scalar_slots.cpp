@@ -8,22 +8,18 @@
 
 #if GLUON_HAVE_CUDA
 #include <cuda_runtime.h>
+
+#include "gluon/runtime/cuda/launch.cuh"
 #endif
 
 namespace gluon::runtime {
 
-namespace {
 #if GLUON_HAVE_CUDA
-void check(cudaError_t err, const std::string& what) {
-  if (err != cudaSuccess) throw DeviceError("ScalarSlots: " + what + ": " + cudaGetErrorString(err));
-}
-void use_device(int device) {
-  int current = -1;
-  if (cudaGetDevice(&current) != cudaSuccess || current != device)
-    check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-}
+// The runtime's CUDA host helpers: cuda::check (DeviceError "<what> (<label>): <cuda error>") and
+// cuda::set_device.
+using cuda::check;
+constexpr const char* kLabel = "ScalarSlots";
 #endif
-}  // namespace
 
 ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
   if (n <= 0) throw InputError("ScalarSlots: n: expected > 0, found " + std::to_string(n));
@@ -34,16 +30,16 @@ ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
     return;
   }
 #if GLUON_HAVE_CUDA
-  use_device(ex.device);
+  cuda::set_device(ex);
   try {
-    check(cudaMalloc(reinterpret_cast<void**>(&device_), bytes), "cudaMalloc of " + std::to_string(n) + " slots");
-    check(cudaMemset(device_, 0, bytes), "cudaMemset");
+    check(cudaMalloc(reinterpret_cast<void**>(&device_), bytes), "cudaMalloc of the slots", kLabel);
+    check(cudaMemset(device_, 0, bytes), "cudaMemset", kLabel);
     check(cudaHostAlloc(reinterpret_cast<void**>(&mirror_), bytes, cudaHostAllocMapped | cudaHostAllocPortable),
-          "cudaHostAlloc of the host mirror");
+          "cudaHostAlloc of the host mirror", kLabel);
     for (int i = 0; i < n; ++i) mirror_[i] = 0.0;
-    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mirror_device_), mirror_, 0), "cudaHostGetDevicePointer");
+    check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mirror_device_), mirror_, 0), "cudaHostGetDevicePointer", kLabel);
     cudaEvent_t e = nullptr;
-    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate", kLabel);
     event_ = e;
   } catch (...) {
     release();
@@ -122,12 +118,12 @@ void ScalarSlots::set(int i, double v) {
     return;
   }
 #if GLUON_HAVE_CUDA
-  use_device(ex_.device);
+  cuda::set_device(ex_);
   auto stream = static_cast<cudaStream_t>(ex_.stream);
   // Earlier kernels may still read the slot: write it in stream order, from a value that outlives
   // the copy (the stream is synchronised before returning).
-  check(cudaMemcpyAsync(device_ + i, &v, sizeof v, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
-  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize after set");
+  check(cudaMemcpyAsync(device_ + i, &v, sizeof v, cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync", kLabel);
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize after set", kLabel);
   mirror_[i] = v;
 #endif
 }
@@ -135,15 +131,15 @@ void ScalarSlots::set(int i, double v) {
 void ScalarSlots::record() {
   if (ex_.backend != Backend::cuda) return;
 #if GLUON_HAVE_CUDA
-  use_device(ex_.device);
-  check(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(ex_.stream)), "cudaEventRecord");
+  cuda::set_device(ex_);
+  check(cudaEventRecord(static_cast<cudaEvent_t>(event_), static_cast<cudaStream_t>(ex_.stream)), "cudaEventRecord", kLabel);
 #endif
 }
 
 void ScalarSlots::wait() const {
   if (ex_.backend != Backend::cuda) return;
 #if GLUON_HAVE_CUDA
-  check(cudaEventSynchronize(static_cast<cudaEvent_t>(event_)), "waiting for the slots' reductions");
+  check(cudaEventSynchronize(static_cast<cudaEvent_t>(event_)), "waiting for the slots' reductions", kLabel);
 #endif
 }
 

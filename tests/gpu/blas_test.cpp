@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "gluon/qcd/blas.h"
@@ -38,6 +39,20 @@ double rel_diff(const SpinorField& a, const SpinorField& b) {
   blas::axpy(-1.0, ac, bc, cpu);
   return std::sqrt(blas::norm2(bc, cpu)) / nb;
 }
+// `count` Gaussian fields (seeds first, first + 1, ...) in precision prec, each as a host copy in
+// h and a device copy in d holding the same stored values.
+void host_device_pairs(Precision prec, int count, std::uint64_t first, std::vector<SpinorField>& h,
+                       std::vector<SpinorField>& d) {
+  const auto cpu = runtime::cpu_exec();
+  SpinorFieldParams c;
+  c.geometry = kGeom;
+  for (int k = 0; k < count; ++k) {
+    SpinorField f(c);
+    fill_gaussian(f, first + k, 0, cpu);
+    h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
+    d.push_back(converted(f, params(prec, runtime::MemSpace::device), runtime::cuda_exec()));
+  }
+}
 }  // namespace
 
 TEST(BlasGpu, KernelsMatchCpu) {
@@ -46,15 +61,8 @@ TEST(BlasGpu, KernelsMatchCpu) {
   const auto gpu = runtime::cuda_exec();
   for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
     SCOPED_TRACE(to_string(prec));
-    SpinorFieldParams c;
-    c.geometry = kGeom;
     std::vector<SpinorField> h, d;
-    for (int k = 0; k < 6; ++k) {
-      SpinorField f(c);
-      fill_gaussian(f, 70 + k, 0, cpu);
-      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
-      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
-    }
+    host_device_pairs(prec, 6, 70, h, d);
     const double t = tol(prec);
     auto near = [&](double a, double b) { EXPECT_NEAR(a, b, t * std::fabs(b) + 1e-300); };
     near(blas::norm2(d[0], gpu), blas::norm2(h[0], cpu));
@@ -104,15 +112,8 @@ TEST(BlasGpu, CgSlotKernelsMatchCpu) {
   const auto gpu = runtime::cuda_exec();
   for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
     SCOPED_TRACE(to_string(prec));
-    SpinorFieldParams c;
-    c.geometry = kGeom;
     std::vector<SpinorField> h, d;
-    for (int k = 0; k < 4; ++k) {
-      SpinorField f(c);
-      fill_gaussian(f, 90 + k, 0, cpu);
-      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
-      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
-    }
+    host_device_pairs(prec, 4, 90, h, d);
     runtime::ScalarSlots sd(gpu, 3), sh(cpu, 3);
     const double r2 = blas::norm2(h[3], cpu);
     sd.set(0, r2);
@@ -139,15 +140,8 @@ TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
   const auto gpu = runtime::cuda_exec();
   for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
     SCOPED_TRACE(to_string(prec));
-    SpinorFieldParams c;
-    c.geometry = kGeom;
     std::vector<SpinorField> h, d;
-    for (int k = 0; k < 6; ++k) {  // r0, p, v, r, t, x
-      SpinorField f(c);
-      fill_gaussian(f, 110 + k, 0, cpu);
-      h.push_back(converted(f, params(prec, runtime::MemSpace::host), cpu));
-      d.push_back(converted(f, params(prec, runtime::MemSpace::device), gpu));
-    }
+    host_device_pairs(prec, 6, 110, h, d);  // r0, p, v, r, t, x
     runtime::ScalarSlots sd(gpu, 16), sh(cpu, 16);
     // 0-1 rho (then beta), 2-4 r0v, 5-6 alpha, 7 s2, 8-10 ts, 11-12 omega, 13-15 update's sums
     for (runtime::ScalarSlots* sl : {&sd, &sh}) {

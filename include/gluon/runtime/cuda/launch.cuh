@@ -366,7 +366,8 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
   if (spec.tuning != Tuning::off) max_block = detail::max_threads_per_block(kernel);
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, 0x7fffffff,
-                                  default_launch(n, multiprocessor_count(ex.device)), [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
+                                  default_launch(n, multiprocessor_count(ex.device)),
+                                  [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
   if (c.block > max_block || c.block % 32 != 0) {
     c = default_launch(n, multiprocessor_count(ex.device));
     if (c.block > max_block) c = LaunchConfig{max_block, static_cast<int>(std::min<std::int64_t>((n + max_block - 1) / max_block, 0x7fffffff))};
@@ -438,14 +439,14 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
     check(cudaGetLastError(), "kernel launch", spec.label);
     return host_total ? nullptr : static_cast<const T*>(scratch.result);
   }
+  const LaunchConfig wave = detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T));
   // Tuning candidates write the scratch result only: the caller's slots see the real launch.
-  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room,
-                                  detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T)), [&](const LaunchConfig& k) {
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room, wave,
+                                  [&](const LaunchConfig& k) {
                                     reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(
                                         n, f, partials, scratch.ticket, scratch_total, nullptr);
                                   });
-  if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block)
-    c = detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T));  // an edited cache entry: stay in bounds
+  if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block) c = wave;  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
   reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(
       n, f, partials, scratch.ticket, host_total ? host_total : scratch_total, device_total);
