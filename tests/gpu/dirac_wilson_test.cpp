@@ -1,11 +1,13 @@
 // Wilson and clover operators on the GPU (blocked fields in device memory) against the same
 // operators on the CPU: M and Mdag for every precision x reconstruct, full and even-odd
-// (clover asymmetric and symmetric), prepare/reconstruct, and the bare one-parity dslash.
+// (clover asymmetric and symmetric), BiCGstab's reductions folded into M, prepare/reconstruct,
+// and the bare one-parity dslash.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
+#include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/reference_wilson.h"
@@ -14,6 +16,7 @@
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -108,6 +111,68 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
                                      << to_string(r) << " dagger " << dag;
         }
       }
+}
+
+// BiCGstab's reductions folded into M's last kernel (M_r0v, M_ts) on the GPU: M's output as M
+// writes it, and the slots (queued sums, their mirrors, alpha and omega) against M and the BLAS
+// reductions on the CPU.
+TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  const Geometry g({8, 8, 8, 16});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 17, cpu);
+  struct Variant {
+    DiracType type;
+    CloverPreconditioning pc;
+  };
+  const Variant variants[] = {{DiracType::wilson, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, CloverPreconditioning::symmetric}};
+  for (const Variant& v : variants)
+    for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
+      SCOPED_TRACE(to_string(v.type) + " pc " + std::to_string(static_cast<int>(v.pc)) + " " + to_string(p));
+      DiracParams dp;
+      dp.type = v.type;
+      dp.kappa = 0.115;
+      dp.csw = 1.2;
+      dp.clover_pc = v.pc;
+      dp.precision = p;
+      dp.reconstruct = Reconstruct::r12;
+      const auto mc = make_dirac(dp, u, cpu);
+      const auto mg = make_dirac(dp, u, gpu);
+      const SpinorField p_c = source(g, mc->vector_params(), 18), r0_c = source(g, mc->vector_params(), 19);
+      const SpinorField p_g = converted(p_c, mg->vector_params(), gpu);
+      const SpinorField r0_g = converted(r0_c, mg->vector_params(), gpu);
+      SpinorField want(mc->vector_params()), got(mg->vector_params());
+      mc->M(want, p_c);
+      const blas::DotNorm r0v = blas::cdot_norm2(r0_c, want, cpu);
+      const blas::DotNorm ts = blas::cdot_norm2(want, p_c, cpu);
+      const complexd rho(0.3, 0.8);
+      runtime::ScalarSlots slots(gpu, 12);  // rho; r0v; alpha; ts; omega
+      slots.set(0, rho.re);
+      slots.set(1, rho.im);
+      const double tol = tolerance(p);
+      auto near = [&](int i, complexd z, double t, const char* what) {
+        const double scale = std::hypot(z.re, z.im);
+        EXPECT_NEAR(slots.host(i), z.re, t * scale) << what;
+        EXPECT_NEAR(slots.host(i + 1), z.im, t * scale) << what;
+      };
+      mg->M_r0v(got, p_g, r0_g, {&slots, 0}, {&slots, 2}, {&slots, 5});
+      slots.record();
+      slots.wait();
+      EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_r0v's M";
+      near(2, r0v.dot, tol, "<r0, M p>");
+      EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
+      near(5, rho / r0v.dot, 4 * tol, "alpha");
+      mg->M_ts(got, p_g, {&slots, 7}, {&slots, 10});
+      slots.record();
+      slots.wait();
+      EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
+      near(7, ts.dot, tol, "<M s, s>");
+      EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
+      near(10, ts.dot / ts.norm2, 4 * tol, "omega");
+    }
 }
 
 TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {

@@ -38,6 +38,17 @@ void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pA
   blas::re_dot(in, out, pAp, exec_);
 }
 
+void DiracOperator::M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho,
+                          blas::Slot r0v, blas::Slot alpha) const {
+  M(v, p);
+  blas::bicgstab_r0v(r0, v, rho, r0v, alpha, exec_);
+}
+
+void DiracOperator::M_ts(SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) const {
+  M(t, s);
+  blas::bicgstab_ts(t, s, ts, omega, exec_);
+}
+
 std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
   switch (p.type) {
     case DiracType::wilson: return detail::make_wilson(p, u, ex);

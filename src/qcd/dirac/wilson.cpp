@@ -8,6 +8,7 @@
 
 #include "../ops_support.h"
 #include "dirac_factories.h"
+#include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/field_convert.h"
@@ -116,7 +117,7 @@ void launch_by_precision(Precision p, const detail::DslashCall& call) {
 // in *vector_calls), else the scalar one.
 auto launcher(Precision prec, std::int64_t* vector_calls) {
   return [prec, vector_calls](const detail::DslashCall& c) {
-    if (detail::try_wilson_simd(c)) {
+    if (c.fold.kind == detail::DslashFold::none && detail::try_wilson_simd(c)) {  // (the vector kernel has no fold)
       ++*vector_calls;
       return;
     }
@@ -140,7 +141,8 @@ void WilsonDslash::halo_exchange_only(const SpinorField& in, int parity, bool da
 }
 
 void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                       const SpinorField* x, const CloverField* c, double a, int fuse) const {
+                       const SpinorField* x, const CloverField* c, double a, int fuse,
+                       const detail::DslashFold* fold) const {
   check_parity(parity);
   check_spinor(out, *this, "wilson dslash (out)", parity);
   check_spinor(in, *this, "wilson dslash (in)", 1 - parity);
@@ -166,6 +168,17 @@ void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool
   call.a = a;
   call.fuse = fuse;
   call.ex = exec_;
+  if (fold && fold->kind != detail::DslashFold::none) {
+    // The exterior kernels of a split lattice add to out after the body summed it; the callers
+    // (WilsonFamily) fall back to M and the BLAS reduction there.
+    if (split()) throw Error("wilson dslash: a folded reduction on a split lattice");
+    if (!x || out.data() == x->data()) throw Error("wilson dslash: a folded reduction needs an x other than out");
+    if (fold->kind == detail::DslashFold::r0v) {
+      if (!fold->w) throw Error("wilson dslash: the r0v fold needs r0");
+      check_spinor(*fold->w, *this, "wilson dslash (r0)", parity);
+    }
+    call.fold = *fold;
+  }
   halo_->run(call, launcher(precision(), &vector_launches_));
 }
 
@@ -173,16 +186,18 @@ void WilsonDslash::dslash(SpinorField& out, const SpinorField& in, int parity, b
   run(out, in, parity, dagger, nullptr, nullptr, 1.0, detail::kFusePlain);
 }
 void WilsonDslash::dslash_xpay(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                               const SpinorField& x, double a) const {
-  run(out, in, parity, dagger, &x, nullptr, a, detail::kFusePlain);
+                               const SpinorField& x, double a, const detail::DslashFold* fold) const {
+  run(out, in, parity, dagger, &x, nullptr, a, detail::kFusePlain, fold);
 }
 void WilsonDslash::dslash_clover(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                                 const CloverField& c, const SpinorField* x, double a) const {
-  run(out, in, parity, dagger, x, &c, x ? a : 1.0, detail::kFuseClover);
+                                 const CloverField& c, const SpinorField* x, double a,
+                                 const detail::DslashFold* fold) const {
+  run(out, in, parity, dagger, x, &c, x ? a : 1.0, detail::kFuseClover, fold);
 }
 void WilsonDslash::dslash_clover_on_x(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                                      const CloverField& c, const SpinorField& x, double a) const {
-  run(out, in, parity, dagger, &x, &c, a, detail::kFuseCloverOnX);
+                                      const CloverField& c, const SpinorField& x, double a,
+                                      const detail::DslashFold* fold) const {
+  run(out, in, parity, dagger, &x, &c, a, detail::kFuseCloverOnX, fold);
 }
 
 namespace detail {
@@ -232,6 +247,26 @@ class WilsonFamily final : public DiracOperator {
   }
 
   void M(SpinorField& out, const SpinorField& in) const override { apply(out, in, false); }
+
+  // BiCGstab's reductions in M's last kernel, where it reads `in` at every output site anyway
+  // (even-odd, one rank, not the CPU vector kernel): <r0, v> costs one more vector read, <t, s>
+  // and |t|^2 none.
+  void M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
+             blas::Slot alpha) const override {
+    if (!folds()) return DiracOperator::M_r0v(v, p, r0, rho, r0v, alpha);
+    check_vector(r0, "M_r0v (r0)");
+    detail::DslashFold f = fold_into("wilson M_r0v", "r0v", r0v, "alpha", alpha);
+    f.kind = detail::DslashFold::r0v;
+    f.w = &r0;
+    f.rho = blas::slot_address("wilson M_r0v", "rho", rho, exec_, false, 2);
+    apply(v, p, false, &f);
+  }
+  void M_ts(SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) const override {
+    if (!folds()) return DiracOperator::M_ts(t, s, ts, omega);
+    detail::DslashFold f = fold_into("wilson M_ts", "ts", ts, "omega", omega);
+    f.kind = detail::DslashFold::ts;
+    apply(t, s, false, &f);
+  }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
 
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override {
@@ -307,6 +342,17 @@ class WilsonFamily final : public DiracOperator {
                        ", found " + f.params().describe() + " on " + f.geometry().to_string());
   }
 
+  bool folds() const { return params_.even_odd && !hop_.split() && !hop_.vectorised(); }
+  detail::DslashFold fold_into(const char* who, const char* sums_name, blas::Slot sums, const char* coef_name,
+                               blas::Slot coef) const {
+    detail::DslashFold f;
+    f.sums = blas::slot_address(who, sums_name, sums, exec_, false, 3);
+    f.sums_mirror = blas::slot_address(who, sums_name, sums, exec_, true, 3);
+    f.coef = blas::slot_address(who, coef_name, coef, exec_, false, 2);
+    f.coef_mirror = blas::slot_address(who, coef_name, coef, exec_, true, 2);
+    return f;
+  }
+
   SpinorField& tmp(int parity) const {
     std::optional<SpinorField>& t = parity == 0 ? tmp_e_ : tmp_o_;
     if (!t) {
@@ -317,7 +363,8 @@ class WilsonFamily final : public DiracOperator {
     return *t;
   }
 
-  void apply(SpinorField& out, const SpinorField& in, bool dag) const {
+  // fold (even-odd, !dag): BiCGstab's reduction in the last kernel, whose x is `in` in every form.
+  void apply(SpinorField& out, const SpinorField& in, bool dag, const detail::DslashFold* fold = nullptr) const {
     check_vector(out, dag ? "Mdag (out)" : "M (out)");
     check_vector(in, dag ? "Mdag (in)" : "M (in)");
     if (out.data() == in.data()) throw InputError(std::string(dag ? "Mdag" : "M") + ": out and in are the same field");
@@ -332,16 +379,16 @@ class WilsonFamily final : public DiracOperator {
     SpinorField& to = tmp(1);
     if (!clover_) {
       hop_.dslash(to, in, 1, dag);
-      hop_.dslash_xpay(out, to, 0, dag, in, -k * k);
+      hop_.dslash_xpay(out, to, 0, dag, in, -k * k, fold);
       return;
     }
     const CloverField& ainv = clover_->field(true);
     if (params_.clover_pc == CloverPreconditioning::asymmetric) {
       hop_.dslash_clover(to, in, 1, dag, ainv, nullptr, 1.0);
-      hop_.dslash_clover_on_x(out, to, 0, dag, clover_->field(false), in, -k * k);
+      hop_.dslash_clover_on_x(out, to, 0, dag, clover_->field(false), in, -k * k, fold);
     } else if (!dag) {
       hop_.dslash_clover(to, in, 1, false, ainv, nullptr, 1.0);
-      hop_.dslash_clover(out, to, 0, false, ainv, &in, -k * k);
+      hop_.dslash_clover(out, to, 0, false, ainv, &in, -k * k, fold);
     } else {
       SpinorField& te = tmp(0);
       clover_->apply(te, in, 0, true);

@@ -17,6 +17,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
+#include "../bicgstab_coefficients.h"
 #include "face_indexer.h"
 #include "occupancy_floor.h"
 #include "wilson_internal.h"
@@ -75,6 +76,7 @@ struct WilsonDslashKernel {
 
   G u;
   S out, in, x;
+  S w;  // DslashFold::r0v's r0 (else a copy of out, never read)
   C clov;
   SiteIndexer idx;
   // Site indices are 32-bit (Geometry: local volume <= kMaxLocalVolume): half the registers and
@@ -82,7 +84,7 @@ struct WilsonDslashKernel {
   int half;       // sites of one parity
   int stride[4];  // lexicographic stride of direction mu
   int parity;
-  int out_shift, in_shift, x_shift;
+  int out_shift, in_shift, x_shift, w_shift;
   real a;
   real fwd;  // -1: D (forward projector 1 - g_mu); +1: D^dagger
   int ifwd;  // fwd as an integer (half: the projection of the stored integers)
@@ -225,10 +227,40 @@ struct WilsonDslashKernel {
     return parity * half + (lex >> 1);
   }
 
+  // BiCGstab's sums at site s (DslashFold), from the output r before the store rounds it and x(s)
+  // = xs; in double, as the BLAS reductions are.
+  template <int Fold>
+  GLUON_HD_INLINE qcd::detail::DoubleSums<3> fold_sums(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
+    qcd::detail::DoubleSums<3> d{};
+    if constexpr (Fold == DslashFold::ts) {  // {<r, x>, |r|^2}
+      for (int sp = 0; sp < 4; ++sp)
+        for (int k = 0; k < 3; ++k) {
+          const double ore = r.s[sp].c[k].re, oim = r.s[sp].c[k].im;
+          const double xre = xs.s[sp].c[k].re, xim = xs.s[sp].c[k].im;
+          d.v[0] += ore * xre + oim * xim;
+          d.v[1] += ore * xim - oim * xre;
+          d.v[2] += ore * ore + oim * oim;
+        }
+    } else if constexpr (Fold == DslashFold::r0v) {  // {<w, r>, |w|^2}
+      const Spinor<real> ws = w.load(s - w_shift);
+      for (int sp = 0; sp < 4; ++sp)
+        for (int k = 0; k < 3; ++k) {
+          const double ore = r.s[sp].c[k].re, oim = r.s[sp].c[k].im;
+          const double wre = ws.s[sp].c[k].re, wim = ws.s[sp].c[k].im;
+          d.v[0] += wre * ore + wim * oim;
+          d.v[1] += wre * oim - wim * ore;
+          d.v[2] += wre * wre + wim * wim;
+        }
+    }
+    (void)s;
+    (void)xs;
+    return d;
+  }
+
   // Output site of thread i: the 8 hops, then the epilogue (with the clover forms only when
-  // Clover).
-  template <bool Clover>
-  GLUON_HD_INLINE void site(std::int64_t i) const {
+  // Clover), then with Fold (x given) BiCGstab's sums of the site (zero without).
+  template <bool Clover, int Fold = DslashFold::none>
+  GLUON_HD_INLINE qcd::detail::DoubleSums<3> site(std::int64_t i) const {
     int c[4], lex;
     const int s = tiled_site(static_cast<int>(i), c, lex);
     Spinor<real> acc;
@@ -242,23 +274,27 @@ struct WilsonDslashKernel {
     Spinor<real> r;
     if constexpr (Clover) {
       if (fuse == kFuseCloverOnX) {  // C x + a D in
-        r = clover_times(s, x.load(s - x_shift));
+        const Spinor<real> xs = x.load(s - x_shift);
+        r = clover_times(s, xs);
         for (int sp = 0; sp < 4; ++sp)
           for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
         out.store(s - out_shift, r);
-        return;
+        return fold_sums<Fold>(s, r, xs);
       }
       if (fuse == kFuseClover) acc = clover_times(s, acc);
     }
     if (has_x) {
-      r = x.load(s - x_shift);
+      const Spinor<real> xs = x.load(s - x_shift);
+      r = xs;
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-    } else {
-      for (int sp = 0; sp < 4; ++sp)
-        for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
+      out.store(s - out_shift, r);
+      return fold_sums<Fold>(s, r, xs);
     }
+    for (int sp = 0; sp < 4; ++sp)
+      for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
     out.store(s - out_shift, r);
+    return {};
   }
 };
 
@@ -267,6 +303,14 @@ template <class K, bool Clover>
 struct WilsonBody : K {
   static constexpr bool clover = Clover;
   GLUON_HD void operator()(std::int64_t i) const { this->template site<Clover>(i); }
+};
+
+// The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
+template <class K, bool Clover, int Fold>
+struct WilsonFoldBody : K {
+  GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t i) const {
+    return this->template site<Clover, Fold>(i);
+  }
 };
 
 // Pack: thread i < hf takes bottom-face site i (x_mu = 0) of the input parity and writes its
@@ -386,6 +430,10 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   k.out = make_spinor_accessor<Store, 4, true>(*call.out);
   k.in = make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.in));
   k.x = call.x ? make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.x)) : k.out;
+  const SpinorField* w = call.fold.w;
+  if (w && call.ex.on_device()) require_blocked(w->layout(), "wilson dslash: the fold's r0 spinor");
+  k.w = w ? make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*w)) : k.out;
+  k.w_shift = w ? static_cast<int>(parity_shift(*w, call.parity)) : 0;
   if (call.c) k.clov = make_clover_accessor<Store, true>(const_cast<CloverField&>(*call.c));
   else k.clov = typename K::C{nullptr, nullptr, FieldLayout{}};
   k.idx = call.u->geometry().indexer();
@@ -413,6 +461,30 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   return k;
 }
 
+// The body with the fold: one reduction launch (tuned for its block size only), whose finisher
+// writes alpha or omega.
+template <class K, bool Clover>
+void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec) {
+  namespace bd = blas::detail;
+  using T = qcd::detail::DoubleSums<3>;
+  const DslashFold& f = call.fold;
+  T* host = reinterpret_cast<T*>(f.sums_mirror);
+  T* dev = reinterpret_cast<T*>(f.sums);
+  const bd::PairOut coef{f.coef, f.coef_mirror};
+  spec.label = "wilson_dslash_fold";
+  if (f.kind == DslashFold::r0v) {
+    spec.aux += " r0v";
+    using B = WilsonFoldBody<K, Clover, DslashFold::r0v>;
+    runtime::parallel_reduce_into<T>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}},
+                                     host, dev);
+  } else {
+    spec.aux += " ts";
+    using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
+    runtime::parallel_reduce_into<T>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host,
+                                     dev);
+  }
+}
+
 template <class Store, Reconstruct R>
 void run_wilson_dslash(const DslashCall& call) {
   if (call.op != DslashCall::body) return run_wilson_face_op(call, make_wilson_kernel<Store, R>(call));
@@ -432,6 +504,11 @@ void run_wilson_dslash(const DslashCall& call) {
     go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 1 + static_cast<int>(floors::size()), go));
   };
   using K = WilsonDslashKernel<Store, R>;
+  if (call.fold.kind != DslashFold::none) {
+    if (call.fuse == kFusePlain) run_wilson_fold<K, false>(call, k, spec);
+    else run_wilson_fold<K, true>(call, k, spec);
+    return;
+  }
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
   else run(WilsonBody<K, true>{k});
 }

@@ -20,6 +20,23 @@ namespace gluon::qcd::detail {
 //   clover_x   out = C x + a r
 enum DslashFuse : int { kFusePlain = 0, kFuseClover = 1, kFuseCloverOnX = 2 };
 
+// BiCGstab's reduction folded into the epilogue of a body launch with x (the last kernel of an
+// even-odd M; blas.h, "Device-resident scalars"), summed over the output sites from the values
+// before the store rounds them and queued (parallel_reduce_into) into a ScalarSlots triple and its
+// mirror, whose finisher writes one coefficient pair:
+//   r0v  sums {<w, out>, |w|^2} (w = r0)   coef = alpha = rho / <w, out>
+//   ts   sums {<out, x>, |out|^2} (x = s)  coef = omega = <out, x> / |out|^2
+// The caller (wilson.cpp) launches it only on an unsplit lattice: the halo's exterior kernels
+// add to out after the body has summed it.
+struct DslashFold {
+  enum Kind : int { none = 0, r0v = 1, ts = 2 };
+  int kind = none;
+  const SpinorField* w = nullptr;
+  double *sums = nullptr, *sums_mirror = nullptr;
+  const double* rho = nullptr;
+  double *coef = nullptr, *coef_mirror = nullptr;
+};
+
 struct DslashCall {
   const GaugeField* u = nullptr;
   SpinorField* out = nullptr;
@@ -39,6 +56,7 @@ struct DslashCall {
   void* send_bwd = nullptr;  // pack: face for the -mu neighbour (12 reals a site)
   void* send_fwd = nullptr;  // pack: face for the +mu neighbour
   HaloView view;             // ghosts, cut dimensions and per-edge phases
+  DslashFold fold;           // body only
 };
 
 void launch_wilson_dslash_double(const DslashCall& call);

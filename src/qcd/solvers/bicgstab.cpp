@@ -95,11 +95,9 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
       }
       p_ready = false;
-      As.apply(v, p);
-      blas::bicgstab_r0v(r0, v, slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kAlpha), exs);
+      As.apply_r0v(v, p, r0, slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kAlpha));
       blas::bicgstab_s(slot(Map::kAlpha), v, R, slot(Map::kS2), exs);  // R = s
-      As.apply(t, R);
-      blas::bicgstab_ts(t, R, slot(Map::kTs), slot(Map::kOmega), exs);
+      As.apply_ts(t, R, slot(Map::kTs), slot(Map::kOmega));
       blas::bicgstab_update(slot(Map::kAlpha), slot(Map::kOmega), slot(Map::kRho[cur] + 1), p, R, t, X, r0,
                             slot(Map::kRho[nxt]), slot(Map::kBeta), exs);
       slots.record();

@@ -61,6 +61,11 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
     };
     L.flops += blas::kFlopsAxpy * vector_reals(L.params);
   }
+  if (shift == 0.0 && form == Form::M) {
+    L.apply_r0v = [o](SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
+                      blas::Slot alpha) { o->M_r0v(v, p, r0, rho, r0v, alpha); };
+    L.apply_ts = [o](SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) { o->M_ts(t, s, ts, omega); };
+  }  // (BiCGstab iterates on M alone)
   if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {
     L.apply_dot = [o](SpinorField& out, const SpinorField& in, blas::Slot s) { o->M_dot(out, in, s); };
   } else {

@@ -17,10 +17,15 @@
 namespace gluon::qcd::solvers::detail {
 
 // out = A in on fields of `params`, run on `exec`; `flops` per application. apply_dot also
-// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself).
+// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself); apply_r0v
+// and apply_ts queue BiCGstab's reductions (DiracOperator::M_r0v, M_ts; A = M only).
 struct LinearOp {
   std::function<void(SpinorField&, const SpinorField&)> apply;
   std::function<void(SpinorField&, const SpinorField&, blas::Slot)> apply_dot;
+  std::function<void(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
+                     blas::Slot alpha)>
+      apply_r0v;
+  std::function<void(SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega)> apply_ts;
   SpinorFieldParams params;
   runtime::Exec exec;
   double flops = 0.0;

@@ -79,6 +79,14 @@ class DiracOperator {
   // kernel reads `in` at every output site anyway (even-odd staggered: m^2 in - D D in) folds the
   // dot into it and saves streaming both vectors again.
   virtual void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const;
+  // BiCGstab's operator applications with their reductions (blas.h, same slots):
+  //   M_r0v: v = M p, then bicgstab_r0v(r0, v, rho, r0v, alpha)
+  //   M_ts:  t = M s, then bicgstab_ts(t, s, ts, omega)
+  // The defaults run M and then the BLAS kernel; the even-odd Wilson and clover operators sum in
+  // M's last kernel, which reads p (s) at every output site anyway.
+  virtual void M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
+                     blas::Slot alpha) const;
+  virtual void M_ts(SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) const;
   // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
   virtual bool hermitian_positive() const { return false; }
 

@@ -59,6 +59,7 @@ namespace gluon::qcd {
 
 namespace detail {
 class SpinorHalo;
+struct DslashFold;
 }
 
 enum class DslashKind { plain, xpay, clover, clover_xpay, clover_on_x };
@@ -91,16 +92,20 @@ class WilsonDslash {
   void halo_exchange_only(const SpinorField& in, int parity, bool dagger) const;
 
   void dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const;
+  // The forms with x also take `fold` (the Wilson-family M's last kernel, unsplit lattices only):
+  // BiCGstab's reduction summed by the same kernel (wilson_internal.h).
   void dslash_xpay(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                   const SpinorField& x, double a) const;
+                   const SpinorField& x, double a, const detail::DslashFold* fold = nullptr) const;
   void dslash_clover(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                     const CloverField& c, const SpinorField* x, double a) const;
+                     const CloverField& c, const SpinorField* x, double a,
+                     const detail::DslashFold* fold = nullptr) const;
   void dslash_clover_on_x(SpinorField& out, const SpinorField& in, int parity, bool dagger,
-                          const CloverField& c, const SpinorField& x, double a) const;
+                          const CloverField& c, const SpinorField& x, double a,
+                          const detail::DslashFold* fold = nullptr) const;
 
  private:
   void run(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-           const CloverField* c, double a, int fuse) const;
+           const CloverField* c, double a, int fuse, const detail::DslashFold* fold = nullptr) const;
   GaugeField links_;
   std::array<double, 4> boundary_;
   runtime::Exec exec_;
