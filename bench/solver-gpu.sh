@@ -14,7 +14,7 @@
 #   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
 #            double-single and double-half, tol 1e-10, at each of $SOLVER_LATTICES (default
 #            $LATTICE)
-#   profile  the clover double-single and the staggered double-single and double solves again with
+#   profile  the clover double-single, Wilson double and staggered double-single and double solves again with
 #            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
 #            runtime/profile.h)
 #   sass     registers, stack frame and spills of every dslash kernel (cuobjdump -res-usage of
@@ -101,6 +101,8 @@ fi
 if has profile; then
   GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator clover --kappa 0.12 --csw 1.0 --precision double \
     --sloppy-precision single --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-clover-single.txt" 2>&1 || rc=1
+  GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator wilson --kappa 0.12 --precision double \
+    --sloppy-precision none --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-wilson-none.txt" 2>&1 || rc=1
   for sloppy in single none; do
     GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator staggered --mass 0.05 --precision double \
       --sloppy-precision $sloppy --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-staggered-$sloppy.txt" 2>&1 || rc=1
