@@ -129,7 +129,7 @@ __device__ __forceinline__ T block_sum(T* shared, T mine) {
 // the host reads `total` only after synchronising with the kernel's completion, which makes its
 // writes visible.
 template <class T, class F>
-__global__ void reduce_kernel(std::int64_t n, F f, T* block_partials, unsigned int* ticket, T* total,
+__global__ void reduce_kernel(std::int64_t n, const __grid_constant__ F f, T* block_partials, unsigned int* ticket, T* total,
                               T* total_device) {
   // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
   // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
