@@ -486,6 +486,12 @@ std::string signature_locked(Global& g, int device) {
 
 }  // namespace
 
+namespace {
+std::atomic<int> g_forced_variant{-1};
+}
+void set_forced_variant(int v) { g_forced_variant.store(v < 0 ? -1 : v, std::memory_order_relaxed); }
+int forced_variant() { return g_forced_variant.load(std::memory_order_relaxed); }
+
 bool tuning_enabled() {
   auto& g = global();
   if (const int fast = g.enabled_fast.load(std::memory_order_relaxed); fast >= 0) return fast == 1;

@@ -17,6 +17,7 @@
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
+#include "gluon/runtime/tune.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -173,6 +174,49 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
       EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
       near(10, ts.dot / ts.norm2, 4 * tol, "omega");
     }
+}
+
+// Each launch variant of the dslash (runtime::set_forced_variant): variant 0 at the tuned block,
+// and the occupancy floors, whose 128-thread blocks stage the own rows in shared memory
+// (wilson_dslash_impl.h), on lattices whose x-rows fit whole tiles in a block (8 and 16 wide) and
+// one that does not (12 wide: global loads only).
+TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  struct Reset {
+    ~Reset() { runtime::set_forced_variant(-1); }
+  } reset;
+  for (const Geometry& g : {Geometry({8, 8, 8, 16}), Geometry({16, 4, 4, 8}), Geometry({12, 4, 4, 8})}) {
+    GaugeField u = GaugeField::canonical(g);
+    set_hot(u, 27, cpu);
+    for (DiracType type : {DiracType::wilson, DiracType::clover})
+      for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
+        DiracParams dp;
+        dp.type = type;
+        dp.kappa = 0.115;
+        dp.csw = 1.2;
+        dp.precision = p;
+        dp.reconstruct = Reconstruct::r12;
+        const auto mc = make_dirac(dp, u, cpu);
+        const auto mg = make_dirac(dp, u, gpu);
+        const SpinorField in_c = source(g, mc->vector_params(), 28);
+        const SpinorField in_g = converted(in_c, mg->vector_params(), gpu);
+        SpinorField want(mc->vector_params()), got(mg->vector_params());
+        for (bool dag : {false, true}) {
+          if (dag) mc->Mdag(want, in_c);
+          else mc->M(want, in_c);
+          for (int v = 0; v < 8; ++v) {
+            runtime::set_forced_variant(v);
+            if (dag) mg->Mdag(got, in_g);
+            else mg->M(got, in_g);
+            EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tolerance(p))
+                << to_string(type) << " " << to_string(p) << " on " << g.to_string() << " dagger " << dag
+                << " variant " << v;
+          }
+          runtime::set_forced_variant(-1);
+        }
+      }
+  }
 }
 
 TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {

@@ -39,6 +39,8 @@
 //                   $HOME/.cache/gluon/tunecache.json, else "" (no file: tuned in memory only);
 //                   set_tune_cache_path(p) overrides it ("" = no file) and drops the loaded cache;
 //                   reload_tune_settings() re-reads both variables (tests, after setenv).
+//                   set_forced_variant(v) makes every choose_variant launch with at least v + 1
+//                   variants run variant v, untimed (tests of each variant; -1, the default: off).
 //   tune_lookup / tune_record  the global cache (loaded from tune_cache_path() on first use) as
 //                   the launcher uses it: for the current build and the device ordinal; record
 //                   saves the file. tune_stats() counts lookups that hit, kernels tuned, and
@@ -147,6 +149,8 @@ void set_tuning_enabled(bool on);
 std::string tune_cache_path();
 void set_tune_cache_path(const std::string& path);
 void reload_tune_settings();
+void set_forced_variant(int v);
+int forced_variant();
 
 // "NVIDIA H200 sm_90" for a CUDA device ordinal ("cpu" in CPU-only builds or without a device).
 std::string device_signature(int device);

@@ -382,10 +382,12 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
 // the tune cache's answer under label "<spec.label>/variant" and the type Key (the variant-0
 // functor), or, when tuning is on and the launch is idempotent, each variant launched once (so
 // that its own launch is tuned) and then timed; the winner is recorded as block = 32 (v + 1),
-// grid = 1 (a launch shape the cache validates). Variant 0 when tuning is off or unsafe.
+// grid = 1 (a launch shape the cache validates). Variant 0 when tuning is off or unsafe;
+// forced_variant() when set and below count (tune.h).
 // go(v) launches variant v.
 template <class Key, class Go>
 int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int count, const Go& go) {
+  if (const int f = forced_variant(); f >= 0 && f < count) return f;
   if (count < 2 || spec.tuning != Tuning::idempotent || !tuning_enabled()) return 0;
   const std::string label = std::string(spec.label) + "/variant";
   const std::string& type = detail::type_key<Key>();
