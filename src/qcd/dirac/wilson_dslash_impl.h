@@ -108,10 +108,10 @@ struct WilsonDslashKernel {
   // evicted again (Nsight Compute: 27-28% L1 hits on 8 neighbour reads a site, L2 at 90% of its
   // throughput, the limit of Wilson single and double). Each thread stages the input site at its
   // own output's eo offset (one of its two x neighbours), so each own-row input leaves L2 once;
-  // x hops and in-tile z/t hops then read shared memory, y hops and the tile's halo read global
-  // memory (an in-tile y neighbour is in the same warp: the partner half-warp's row). The stage is
-  // filled by cp.async while the y hops run, so its latency is not exposed at the barrier (the
-  // first version, loads through registers and a barrier before any hop, was 8% slower).
+  // x hops and the in-tile halves of the y, z and t hops then read shared memory, the tile's halo
+  // global memory. The stage is filled by cp.async while the halo halves run, so its latency is
+  // not exposed at the barrier (the first version, loads through registers and a barrier before
+  // any hop, was 8% slower).
   static constexpr int kStageBlock = 128;
   using staged_t = std::conditional_t<is_half_store<Store>, int, real>;
   static constexpr int kStageK = blocked_block<Store, 24>();  // reals per stored block
@@ -215,18 +215,16 @@ struct WilsonDslashKernel {
   }
 
   // The neighbour's projection, from the stage when it holds it: x neighbours always (the row is
-  // the thread's own), z and t neighbours inside the 2x2x2 tile (warp-uniform: a warp's two rows
-  // differ in y only). `off` is the neighbour's eo offset minus the own output's.
+  // the thread's own), y, z and t neighbours inside the 2x2x2 tile. `off` is the neighbour's eo
+  // offset minus the own output's.
   template <int mu>
   GLUON_HD_INLINE void project_hop(bool staged, int n, int off, bool in_tile, ColorVector<real>& h0,
                                    ColorVector<real>& h1, bool backward, real& sc) const {
 #if defined(__CUDA_ARCH__)
-    if constexpr (mu != 1) {
-      if (staged && (mu == 0 || in_tile)) {
-        const int step = mu == 0 ? off : (mu == 2 ? 2 : 4) * (backward ? -1 : 1) * (idx.dims[0] >> 1);
-        project_staged<mu>(static_cast<int>(threadIdx.x) + step, h0, h1, backward, sc);
-        return;
-      }
+    if (staged && (mu == 0 || in_tile)) {
+      const int step = mu == 0 ? off : (1 << (mu - 1)) * (backward ? -1 : 1) * (idx.dims[0] >> 1);
+      project_staged<mu>(static_cast<int>(threadIdx.x) + step, h0, h1, backward, sc);
+      return;
     }
 #endif
     (void)staged;
@@ -239,6 +237,11 @@ struct WilsonDslashKernel {
   // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
   template <int mu>
   GLUON_HD_INLINE void hop(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
+    hop_fwd<mu>(acc, s, c, lex, st);
+    hop_bwd<mu>(acc, s, c, lex, st);
+  }
+  template <int mu>
+  GLUON_HD_INLINE void hop_fwd(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
     const int other = (1 - parity) * half;
     {
       const bool wrap = c[mu] == idx.dims[mu] - 1;
@@ -258,6 +261,10 @@ struct WilsonDslashKernel {
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
+  }
+  template <int mu>
+  GLUON_HD_INLINE void hop_bwd(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
+    const int other = (1 - parity) * half;
     {
       const bool wrap = c[mu] == 0;
       if (cut[mu] & int(wrap)) {  // no short circuit on the per-site wrap: cut is uniform
@@ -370,16 +377,33 @@ struct WilsonDslashKernel {
     Spinor<real> acc;
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) acc.s[sp].c[k] = Complex<real>(real(0), real(0));
-    hop<1>(acc, s, c, lex, false);  // global loads, while the stage's copies are in flight
-#if defined(__CUDA_ARCH__)
     if (st) {
+      // The y, z, t half-hops that leave the tile read global memory while the stage's copies are
+      // in flight; then the x hops and the in-tile halves read the stage. (y splits each warp:
+      // its two rows differ in y.)
+      if (c[1] & 1) hop_fwd<1>(acc, s, c, lex, false);
+      else hop_bwd<1>(acc, s, c, lex, false);
+      if (c[2] & 1) hop_fwd<2>(acc, s, c, lex, false);
+      else hop_bwd<2>(acc, s, c, lex, false);
+      if (c[3] & 1) hop_fwd<3>(acc, s, c, lex, false);
+      else hop_bwd<3>(acc, s, c, lex, false);
+#if defined(__CUDA_ARCH__)
       __pipeline_wait_prior(0);
       __syncthreads();
-    }
 #endif
-    hop<0>(acc, s, c, lex, st);
-    hop<2>(acc, s, c, lex, st);
-    hop<3>(acc, s, c, lex, st);
+      hop<0>(acc, s, c, lex, true);
+      if (c[1] & 1) hop_bwd<1>(acc, s, c, lex, true);
+      else hop_fwd<1>(acc, s, c, lex, true);
+      if (c[2] & 1) hop_bwd<2>(acc, s, c, lex, true);
+      else hop_fwd<2>(acc, s, c, lex, true);
+      if (c[3] & 1) hop_bwd<3>(acc, s, c, lex, true);
+      else hop_fwd<3>(acc, s, c, lex, true);
+    } else {
+      hop<0>(acc, s, c, lex, false);
+      hop<1>(acc, s, c, lex, false);
+      hop<2>(acc, s, c, lex, false);
+      hop<3>(acc, s, c, lex, false);
+    }
 
     Spinor<real> r;
     if constexpr (Clover) {
