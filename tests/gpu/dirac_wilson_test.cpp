@@ -177,9 +177,8 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
 }
 
 // Each launch variant of the dslash (runtime::set_forced_variant): variant 0 at the tuned block,
-// and the occupancy floors, whose 128-thread blocks stage the own rows in shared memory
-// (wilson_dslash_impl.h), on lattices whose x-rows fit whole tiles in a block (8 and 16 wide) and
-// one that does not (12 wide: global loads only).
+// and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), which the
+// other tests see only when the tuner picks it; on lattices of 8-, 16- and 12-site x-rows.
 TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();

@@ -17,10 +17,6 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
-#if defined(__CUDACC__)
-#include <cuda_pipeline.h>
-#endif
-
 #include "../bicgstab_coefficients.h"
 #include "face_indexer.h"
 #include "occupancy_floor.h"
@@ -101,47 +97,6 @@ struct WilsonDslashKernel {
   const real* gb[4];
   FaceIndexer face;
 
-  // Shared-memory staging of the own rows (CUDA; blocks of kStageBlock threads, which then hold
-  // whole 2x2x2 (y, z, t) tiles of half x-rows; see tiled_site). The input sites on a tile's rows
-  // are its outputs' x neighbours and, for half of the z and t hops, the neighbours inside the
-  // tile. Read through L1 those z/t neighbours come from other warps of the block and were mostly
-  // evicted again (Nsight Compute: 27-28% L1 hits on 8 neighbour reads a site, L2 at 90% of its
-  // throughput, the limit of Wilson single and double). Each thread stages the input site at its
-  // own output's eo offset (one of its two x neighbours), so each own-row input leaves L2 once;
-  // x hops and the in-tile halves of the y, z and t hops then read shared memory, the tile's halo
-  // global memory. The stage is filled by cp.async while the halo halves run, so its latency is
-  // not exposed at the barrier (the first version, loads through registers and a barrier before
-  // any hop, was 8% slower).
-  static constexpr int kStageBlock = 128;
-  using staged_t = std::conditional_t<is_half_store<Store>, int, real>;
-  static constexpr int kStageK = blocked_block<Store, 24>();  // reals per stored block
-  static constexpr int kStageBlocks = 24 / kStageK;
-  using StageBlock = RealBlock<Store, kStageK>;
-#if defined(__CUDA_ARCH__)
-  // The stage: the stored blocks of each thread's site, [block][thread] (conflict-free), and the
-  // half norms. Function-local __shared__: one per kernel, at a constant address.
-  __device__ static StageBlock (*stage_blocks())[kStageBlock] {
-    __shared__ StageBlock b[kStageBlocks][kStageBlock];
-    return b;
-  }
-  __device__ static float* stage_norms() {
-    __shared__ float nrm[kStageBlock];
-    return nrm;
-  }
-  // Asynchronous copies (cp.async: no registers, no stall) of input site n into this thread's
-  // stage slot; the caller waits (__pipeline_wait_prior) and synchronises the block before reading.
-  __device__ void stage_issue(int n) const {
-    const StageBlock* base = reinterpret_cast<const StageBlock*>(in.data);
-    const unsigned stride = static_cast<unsigned>(in.layout.stride);
-    StageBlock (*b)[kStageBlock] = stage_blocks();
-    for (int k = 0; k < kStageBlocks; ++k)
-      __pipeline_memcpy_async(&b[k][threadIdx.x], base + k * stride + static_cast<unsigned>(n), sizeof(StageBlock));
-    if constexpr (is_half_store<Store>)
-      __pipeline_memcpy_async(&stage_norms()[threadIdx.x], in.norm + n, sizeof(float));
-    __pipeline_commit();
-  }
-#endif
-
   // C psi at site s, one chiral block at a time: block 1's 36 reals are loaded only after block
   // 0 is applied, so they are never live together (apply_clover takes both blocks loaded).
   GLUON_HD_INLINE Spinor<real> clover_times(int s, const Spinor<real>& psi) const {
@@ -186,62 +141,10 @@ struct WilsonDslashKernel {
     }
   }
 
-  // project_neighbour of the site staged by thread `slot` (same scale and projection).
-  template <int mu>
-  GLUON_HD_INLINE void project_staged(int slot, ColorVector<real>& h0, ColorVector<real>& h1, bool backward,
-                                      real& sc) const {
-#if defined(__CUDA_ARCH__)
-    const StageBlock(*b)[kStageBlock] = stage_blocks();
-    Spinor<staged_t> p;
-    for (int k = 0; k < kStageBlocks; ++k) {
-      const StageBlock w = b[k][slot];
-      for (int j = 0; j < kStageK; ++j) spinor_real(p, k * kStageK + j) = static_cast<staged_t>(w.v[j]);
-    }
-    if constexpr (is_half_store<Store>) {
-      sc = stage_norms()[slot] * (G::unscaled_factor / kHalfMax);
-      ColorVector<int> i0, i1;
-      spin_project<mu>(p, i0, i1, backward ? -ifwd : ifwd);
-      for (int c = 0; c < 3; ++c) {
-        h0.c[c] = Complex<real>(i0.c[c]);
-        h1.c[c] = Complex<real>(i1.c[c]);
-      }
-    } else {
-      sc = real(G::unscaled_factor);
-      spin_project<mu>(p, h0, h1, backward ? -fwd : fwd);
-    }
-#else
-    (void)slot, (void)h0, (void)h1, (void)backward, (void)sc;  // the stage is device-only
-#endif
-  }
-
-  // The neighbour's projection, from the stage when it holds it: x neighbours always (the row is
-  // the thread's own), y, z and t neighbours inside the 2x2x2 tile. `off` is the neighbour's eo
-  // offset minus the own output's.
-  template <int mu>
-  GLUON_HD_INLINE void project_hop(bool staged, int n, int off, bool in_tile, ColorVector<real>& h0,
-                                   ColorVector<real>& h1, bool backward, real& sc) const {
-#if defined(__CUDA_ARCH__)
-    if (staged && (mu == 0 || in_tile)) {
-      const int step = mu == 0 ? off : (1 << (mu - 1)) * (backward ? -1 : 1) * (idx.dims[0] >> 1);
-      project_staged<mu>(static_cast<int>(threadIdx.x) + step, h0, h1, backward, sc);
-      return;
-    }
-#endif
-    (void)staged;
-    (void)off;
-    (void)in_tile;
-    project_neighbour<mu>(n, h0, h1, backward, sc);
-  }
-
   // Forward: (1 - g_mu) U_mu(x) psi(x+mu); dagger: (1 + g_mu). A hop across a cut dimension's
   // edge reads the ghost (mode 1) or is left to the exterior kernel (mode 2).
   template <int mu>
-  GLUON_HD_INLINE void hop(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
-    hop_fwd<mu>(acc, s, c, lex, st);
-    hop_bwd<mu>(acc, s, c, lex, st);
-  }
-  template <int mu>
-  GLUON_HD_INLINE void hop_fwd(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
+  GLUON_HD_INLINE void hop(Spinor<real>& acc, int s, const int* c, int lex) const {
     const int other = (1 - parity) * half;
     {
       const bool wrap = c[mu] == idx.dims[mu] - 1;
@@ -252,7 +155,7 @@ struct WilsonDslashKernel {
         const int nb = other + (nl >> 1);
         real sc;  // half: the site's norm / 32767 and the link's 1/32767, applied with the accumulation
         ColorVector<real> h0, h1;
-        project_hop<mu>(st, nb - in_shift, (nl >> 1) - (lex >> 1), (c[mu] & 1) == 0, h0, h1, false, sc);
+        project_neighbour<mu>(nb - in_shift, h0, h1, false, sc);
         // Branch-free: with `if (wrap) scale` nvcc duplicated the rest of the hop into both
         // paths, and the one or two wrapping sites of each warp's x-rows ran it apart (Nsight
         // Compute: 26 of 32 threads active on average in the plain Wilson kernels).
@@ -261,10 +164,6 @@ struct WilsonDslashKernel {
         spin_reconstruct_add<mu>(acc, U * h0, U * h1, fwd, ph);
       }
     }
-  }
-  template <int mu>
-  GLUON_HD_INLINE void hop_bwd(Spinor<real>& acc, int s, const int* c, int lex, bool st) const {
-    const int other = (1 - parity) * half;
     {
       const bool wrap = c[mu] == 0;
       if (cut[mu] & int(wrap)) {  // no short circuit on the per-site wrap: cut is uniform
@@ -274,7 +173,7 @@ struct WilsonDslashKernel {
         const int nb = other + (nl >> 1);
         real sc;
         ColorVector<real> h0, h1;
-        project_hop<mu>(st, nb - in_shift, (nl >> 1) - (lex >> 1), (c[mu] & 1) == 1, h0, h1, true, sc);
+        project_neighbour<mu>(nb - in_shift, h0, h1, true, sc);
         const auto U = u.load_link_unscaled(nb, mu);
         const real ph = with_link_sign(U, (wrap ? phase_b[mu] : real(1)) * sc);
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
@@ -364,46 +263,13 @@ struct WilsonDslashKernel {
   GLUON_HD_INLINE qcd::detail::DoubleSums<3> site(std::int64_t i) const {
     int c[4], lex;
     const int s = tiled_site(static_cast<int>(i), c, lex);
-    bool st = false;
-#if defined(__CUDA_ARCH__)
-    // Uniform over the block, and every thread of a block runs the same number of grid-stride
-    // iterations (half is a multiple of the block), so the barriers are reached by all.
-    st = blockDim.x == kStageBlock && kStageBlock % (4 * idx.dims[0]) == 0 && half % kStageBlock == 0;
-    if (st) {
-      __syncthreads();  // the previous iteration's reads of the stage are done
-      stage_issue((1 - parity) * half + (lex >> 1) - in_shift);
-    }
-#endif
     Spinor<real> acc;
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) acc.s[sp].c[k] = Complex<real>(real(0), real(0));
-    if (st) {
-      // The y, z, t half-hops that leave the tile read global memory while the stage's copies are
-      // in flight; then the x hops and the in-tile halves read the stage. (y splits each warp:
-      // its two rows differ in y.)
-      if (c[1] & 1) hop_fwd<1>(acc, s, c, lex, false);
-      else hop_bwd<1>(acc, s, c, lex, false);
-      if (c[2] & 1) hop_fwd<2>(acc, s, c, lex, false);
-      else hop_bwd<2>(acc, s, c, lex, false);
-      if (c[3] & 1) hop_fwd<3>(acc, s, c, lex, false);
-      else hop_bwd<3>(acc, s, c, lex, false);
-#if defined(__CUDA_ARCH__)
-      __pipeline_wait_prior(0);
-      __syncthreads();
-#endif
-      hop<0>(acc, s, c, lex, true);
-      if (c[1] & 1) hop_bwd<1>(acc, s, c, lex, true);
-      else hop_fwd<1>(acc, s, c, lex, true);
-      if (c[2] & 1) hop_bwd<2>(acc, s, c, lex, true);
-      else hop_fwd<2>(acc, s, c, lex, true);
-      if (c[3] & 1) hop_bwd<3>(acc, s, c, lex, true);
-      else hop_fwd<3>(acc, s, c, lex, true);
-    } else {
-      hop<0>(acc, s, c, lex, false);
-      hop<1>(acc, s, c, lex, false);
-      hop<2>(acc, s, c, lex, false);
-      hop<3>(acc, s, c, lex, false);
-    }
+    hop<0>(acc, s, c, lex);
+    hop<1>(acc, s, c, lex);
+    hop<2>(acc, s, c, lex);
+    hop<3>(acc, s, c, lex);
 
     Spinor<real> r;
     if constexpr (Clover) {
