@@ -495,6 +495,7 @@ void run_wilson_dslash(const DslashCall& call) {
   spec.tuning = call.x && call.x->data() == call.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
   spec.aux = "fuse " + std::to_string(call.fuse) + (call.dagger ? " dagger" : "");
   spec.aux += " mode " + std::to_string(call.view.mode);
+  if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   auto run = [&](const auto& kern) {
     using KT = std::decay_t<decltype(kern)>;
     using floors = occupancy_floors<Store>;
