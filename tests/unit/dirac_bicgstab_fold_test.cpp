@@ -1,8 +1,9 @@
 // BiCGstab's reductions folded into the Wilson-family M (DiracOperator::M_r0v, M_ts): the output is
 // M's, bit for bit, and the slots hold what M followed by blas::bicgstab_r0v / bicgstab_ts writes,
 // for Wilson and both clover preconditionings in every precision. On the 4^4 lattice the CPU runs
-// the scalar kernel, which folds; on 16x4x4x4 (where the CPU vector kernel takes the lattice, if
-// this CPU has it) and for full (unpreconditioned) operators the default path runs.
+// the scalar kernel, which folds in double, and single Wilson (WilsonFamily::folds); on 16x4x4x4
+// (where the CPU vector kernel takes the lattice, if this CPU has it), for the other precisions
+// and for full (unpreconditioned) operators the default path runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
