@@ -484,11 +484,10 @@ std::string signature_locked(Global& g, int device) {
   return g.device_names[static_cast<std::size_t>(device)];
 }
 
+std::atomic<int> g_forced_variant{-1};  // set_forced_variant
+
 }  // namespace
 
-namespace {
-std::atomic<int> g_forced_variant{-1};
-}
 void set_forced_variant(int v) { g_forced_variant.store(v < 0 ? -1 : v, std::memory_order_relaxed); }
 int forced_variant() { return g_forced_variant.load(std::memory_order_relaxed); }
 

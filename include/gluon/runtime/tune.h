@@ -39,8 +39,9 @@
 //                   $HOME/.cache/gluon/tunecache.json, else "" (no file: tuned in memory only);
 //                   set_tune_cache_path(p) overrides it ("" = no file) and drops the loaded cache;
 //                   reload_tune_settings() re-reads both variables (tests, after setenv).
-//                   set_forced_variant(v) makes every choose_variant launch with at least v + 1
-//                   variants run variant v, untimed (tests of each variant; -1, the default: off).
+//                   set_forced_variant(v) makes every GPU choose_variant launch with at least
+//                   v + 1 variants run variant v, untimed (tests of each variant; -1, the
+//                   default: off).
 //   tune_lookup / tune_record  the global cache (loaded from tune_cache_path() on first use) as
 //                   the launcher uses it: for the current build and the device ordinal; record
 //                   saves the file. tune_stats() counts lookups that hit, kernels tuned, and

@@ -342,14 +342,9 @@ class WilsonFamily final : public DiracOperator {
                        ", found " + f.params().describe() + " on " + f.geometry().to_string());
   }
 
-  // Where the fold measured faster than the BLAS pass it replaces (H200, 32^4, the tune cache of
-  // bench/results/2026-11-24-bicgstab-fold-h200/trip7-final): double, and single Wilson. The fold
-  // runs as a reduction launch without the occupancy floors of the plain dslash, which costs the
-  // register-heavy clover single and the half kernels more (single clover +26-32%, half +38-56%
-  // over the plain kernel) than the two cdot_norm2 passes it saves.
   bool folds() const {
-    const bool pays = params_.precision == Precision::double_ || (params_.precision == Precision::single && !clover_);
-    return pays && params_.even_odd && !hop_.split() && !hop_.vectorised();
+    return detail::dslash_fold_pays(params_.precision, clover_.has_value()) && params_.even_odd && !hop_.split() &&
+           !hop_.vectorised();
   }
   detail::DslashFold fold_into(const char* who, const char* sums_name, blas::Slot sums, const char* coef_name,
                                blas::Slot coef) const {

@@ -227,34 +227,28 @@ struct WilsonDslashKernel {
     return parity * half + (lex >> 1);
   }
 
+  // {<a, b>, |a|^2} of one site, in double, as the BLAS reductions sum.
+  GLUON_HD_INLINE static qcd::detail::DoubleSums<3> cdot_norm(const Spinor<real>& a, const Spinor<real>& b) {
+    qcd::detail::DoubleSums<3> d{};
+    for (int sp = 0; sp < 4; ++sp)
+      for (int k = 0; k < 3; ++k) {
+        const double are = a.s[sp].c[k].re, aim = a.s[sp].c[k].im;
+        const double bre = b.s[sp].c[k].re, bim = b.s[sp].c[k].im;
+        d.v[0] += are * bre + aim * bim;
+        d.v[1] += are * bim - aim * bre;
+        d.v[2] += are * are + aim * aim;
+      }
+    return d;
+  }
   // BiCGstab's sums at site s (DslashFold), from the output r before the store rounds it and x(s)
-  // = xs; in double, as the BLAS reductions are.
+  // = xs: ts {<r, x>, |r|^2}, r0v {<w, r>, |w|^2}.
   template <int Fold>
   GLUON_HD_INLINE qcd::detail::DoubleSums<3> fold_sums(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
-    qcd::detail::DoubleSums<3> d{};
-    if constexpr (Fold == DslashFold::ts) {  // {<r, x>, |r|^2}
-      for (int sp = 0; sp < 4; ++sp)
-        for (int k = 0; k < 3; ++k) {
-          const double ore = r.s[sp].c[k].re, oim = r.s[sp].c[k].im;
-          const double xre = xs.s[sp].c[k].re, xim = xs.s[sp].c[k].im;
-          d.v[0] += ore * xre + oim * xim;
-          d.v[1] += ore * xim - oim * xre;
-          d.v[2] += ore * ore + oim * oim;
-        }
-    } else if constexpr (Fold == DslashFold::r0v) {  // {<w, r>, |w|^2}
-      const Spinor<real> ws = w.load(s - w_shift);
-      for (int sp = 0; sp < 4; ++sp)
-        for (int k = 0; k < 3; ++k) {
-          const double ore = r.s[sp].c[k].re, oim = r.s[sp].c[k].im;
-          const double wre = ws.s[sp].c[k].re, wim = ws.s[sp].c[k].im;
-          d.v[0] += wre * ore + wim * oim;
-          d.v[1] += wre * oim - wim * ore;
-          d.v[2] += wre * wre + wim * wim;
-        }
-    }
+    if constexpr (Fold == DslashFold::ts) return cdot_norm(r, xs);
+    if constexpr (Fold == DslashFold::r0v) return cdot_norm(w.load(s - w_shift), r);
     (void)s;
     (void)xs;
-    return d;
+    return {};
   }
 
   // Output site of thread i: the 8 hops, then the epilogue (with the clover forms only when
@@ -506,9 +500,17 @@ void run_wilson_dslash(const DslashCall& call) {
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fold.kind != DslashFold::none) {
-    if (call.fuse == kFusePlain) run_wilson_fold<K, false>(call, k, spec);
-    else run_wilson_fold<K, true>(call, k, spec);
-    return;
+    constexpr Precision p = std::is_same_v<Store, double> ? Precision::double_
+                            : std::is_same_v<Store, float> ? Precision::single
+                                                           : Precision::half;
+    // Only the kernels the host folds into are instantiated (dslash_fold_pays).
+    if constexpr (dslash_fold_pays(p, false)) {
+      if (call.fuse == kFusePlain) return run_wilson_fold<K, false>(call, k, spec);
+    }
+    if constexpr (dslash_fold_pays(p, true)) {
+      if (call.fuse != kFusePlain) return run_wilson_fold<K, true>(call, k, spec);
+    }
+    throw Error("wilson dslash: no folded reduction in " + to_string(p) + (call.fuse == kFusePlain ? "" : " with clover"));
   }
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
   else run(WilsonBody<K, true>{k});

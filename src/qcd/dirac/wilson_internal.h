@@ -28,6 +28,16 @@ enum DslashFuse : int { kFusePlain = 0, kFuseClover = 1, kFuseCloverOnX = 2 };
 //   ts   sums {<out, x>, |out|^2} (x = s)  coef = omega = <out, x> / |out|^2
 // The caller (wilson.cpp) launches it only on an unsplit lattice: the halo's exterior kernels
 // add to out after the body has summed it.
+// Where it runs (WilsonFamily::folds on the host, and the only kernels instantiated with it):
+// where it measured faster than the BLAS pass it replaces (H200, 32^4, the tune cache of
+// bench/results/2026-11-24-bicgstab-fold-h200/trip7-final), double and single Wilson. The fold
+// is a reduction launch without the occupancy floors of the plain dslash, which costs the
+// register-heavy clover single and the half kernels more (single clover +26-32%, half +38-56% over
+// the plain kernel) than the two cdot_norm2 passes it saves.
+constexpr bool dslash_fold_pays(Precision p, bool clover) {
+  return p == Precision::double_ || (p == Precision::single && !clover);
+}
+
 struct DslashFold {
   enum Kind : int { none = 0, r0v = 1, ts = 2 };
   int kind = none;
