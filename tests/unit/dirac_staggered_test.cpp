@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "gluon/qcd/blas.h"
@@ -18,6 +19,7 @@
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/gauge_transform.h"
 #include "gluon/qcd/random_fields.h"
+#include "gluon/qcd/solvers/cg.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
 
@@ -495,6 +497,139 @@ TEST(StaggeredEvenOdd, FullFormPrepareReconstructCopyAndFlopCounts) {
   EXPECT_DOUBLE_EQ(ih.dslash_flops(), 128.0 * 1146.0);
   EXPECT_DOUBLE_EQ(ih.dslash_bytes(true), 4.0 * 256 * (18 + 12) * 2 + 128.0 * 3 * (12 + 4));
   EXPECT_DOUBLE_EQ(ih.fat_scale(), 2.0);  // 9/8 -> next power of two
+}
+
+// ---------------------------------------------------------------- vector CPU kernel (tiled order)
+
+namespace {
+// X/2 = W = 8 puts one tile in each x-row (every tile's x hops wrap), X/2 = 16 two (the lane
+// windows read the neighbouring tile); an extent of 2 makes the three-hop wrap twice. Antiperiodic
+// in x too, so that a boundary sign on the wrong lane shows.
+const Geometry kSimdLattices[] = {Geometry({16, 4, 4, 6}), Geometry({32, 2, 4, 4})};
+const std::array<double, 4> kAntiXT{-1.0, 1.0, 1.0, -1.0};
+
+struct SimdLinks {
+  GaugeField thin, fat, lng;
+};
+// Thin links for naive; for improved, non-unitary fat links with entries beyond 1 and long links
+// random (r18) or c W (r12).
+SimdLinks simd_links(const Geometry& g, Reconstruct long_recon) {
+  SimdLinks l{hot(g, 61), gaussian_links(g, 62, 0.6), GaugeField()};
+  l.lng = long_recon == Reconstruct::r12 ? unsmeared_improved_links(l.thin, kCpu).longlinks : gaussian_links(g, 63, 0.05);
+  return l;
+}
+}  // namespace
+
+TEST(StaggeredSimd, EveryFormMatchesTheReference) {
+  for (const Geometry& g : kSimdLattices)
+    for (Precision prec : {Precision::double_, Precision::single})
+      for (bool improved : {false, true})
+        for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
+          SCOPED_TRACE(g.to_string() + " " + to_string(prec) + (improved ? " improved long " : " naive ") + to_string(r));
+          const SimdLinks links = simd_links(g, r);
+          DiracParams p = stag_params(improved, prec, improved ? Reconstruct::r18 : r, r, false, 0.11);
+          p.boundary = kAntiXT;
+          const StaggeredDirac op = improved ? StaggeredDirac(p, links.fat, links.lng, kCpu) : StaggeredDirac(p, links.thin, kCpu);
+          if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
+          ASSERT_EQ(op.order(), FieldOrder::tiled);
+          const GaugeField& fat = improved ? links.fat : links.thin;
+          const GaugeField* lng = improved ? &links.lng : nullptr;
+          const double tol = tolerance(prec, r);
+          const std::int64_t before = op.vector_launches();
+          compare_with_reference(op, fat, lng, tol);  // M and Mdag on all sites, dslash per parity
+          EXPECT_EQ(op.vector_launches() - before, 6) << "not every launch took the vector path";
+
+          // a x + b D in on parity-subset fields
+          const SpinorField psi = to_canonical(converted(gaussian(g, 64), op.full_params(), kCpu));
+          const SpinorField chi = to_canonical(converted(gaussian(g, 65), op.full_params(), kCpu));
+          SpinorField d(psi.params());
+          reference_staggered_dslash(d, psi, fat, lng, p.boundary);
+          for (int parity : {0, 1})
+            for (bool dagger : {false, true}) {
+              SpinorFieldParams po = op.full_params(), pi = op.full_params();
+              po.subset = parity == 0 ? SiteSubset::even : SiteSubset::odd;
+              pi.subset = parity == 0 ? SiteSubset::odd : SiteSubset::even;
+              const SpinorField in_p = converted(parity_part(psi, 1 - parity), pi, kCpu);
+              const SpinorField x_p = converted(parity_part(chi, parity), po, kCpu);
+              SpinorField o(po);
+              const double a = 0.7, b = -1.3;
+              op.dslash_xpay(o, in_p, parity, dagger, x_p, a, b);
+              SpinorField want = parity_part(chi, parity);
+              const SpinorField dp = parity_part(d, parity);
+              const double bb = dagger ? -b : b;
+              for (std::int64_t i = 0; i < g.half_volume(); ++i)
+                for (int c = 0; c < 3; ++c)
+                  want.color_vector(i).c[c] = a * want.color_vector(i).c[c] + bb * dp.color_vector(i).c[c];
+              EXPECT_LT(max_rel_diff(to_canonical(o), want), tol) << "xpay parity " << parity << " dagger " << dagger;
+            }
+          EXPECT_EQ(op.vector_launches() - before, 10);
+        }
+}
+
+// The even-odd operator on tiled vectors: M_dot's fused dot, and a CG solve that reconstructs
+// the full solution of M x = b.
+TEST(StaggeredSimd, EvenOddMDotAndSolveOnTiledVectors) {
+  const Geometry& g = kSimdLattices[0];
+  const SimdLinks links = simd_links(g, Reconstruct::r18);
+  for (bool improved : {false, true})
+    for (Precision prec : {Precision::double_, Precision::single}) {
+      SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(prec));
+      const DiracParams p = stag_params(improved, prec, Reconstruct::r18, Reconstruct::r18, true, 0.25);
+      const std::unique_ptr<DiracOperator> base =
+          improved ? make_improved_staggered(p, links.fat, links.lng, kCpu) : make_dirac(p, links.thin, kCpu);
+      const auto& op = dynamic_cast<const StaggeredDirac&>(*base);
+      if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
+      ASSERT_EQ(op.vector_params().order, FieldOrder::tiled);
+      SpinorField in(op.vector_params()), want(op.vector_params()), got(op.vector_params());
+      fill_gaussian(in, 66, 0, kCpu);
+      const std::int64_t before = op.vector_launches();
+      op.M(want, in);
+      runtime::ScalarSlots slots(kCpu, 2);
+      op.M_dot(got, in, {&slots, 1});
+      EXPECT_EQ(op.vector_launches() - before, 4);
+      const double dot = blas::re_dot(in, want, kCpu);
+      blas::axpy(-1.0, want, got, kCpu);
+      EXPECT_EQ(blas::norm2(got, kCpu), 0.0) << "M_dot's M is M's";
+      const double tol = prec == Precision::double_ ? 1e-12 : 1e-5;
+      EXPECT_NEAR(slots.host(1), dot, tol * blas::norm2(in, kCpu) * 4);
+
+      if (prec != Precision::double_) continue;
+      const SpinorField b = gaussian(g, 67);
+      const SpinorField bt = converted(b, op.full_params(), kCpu);
+      SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(op.full_params());
+      op.prepare(b_pc, bt);
+      SolverParams sp;
+      sp.tol = 1e-11;
+      const SolverResult res = cg(op, x_pc, b_pc, sp);
+      ASSERT_TRUE(res.converged) << res.failure;
+      op.reconstruct(x, x_pc, bt);
+      SpinorField mx(b.params());
+      reference_staggered_M(mx, to_canonical(x), p.mass, improved ? links.fat : links.thin,
+                            improved ? &links.lng : nullptr, p.boundary);
+      double rr = 0;
+      for (std::int64_t s = 0; s < g.volume(); ++s)
+        for (int c = 0; c < 3; ++c) rr += norm2(mx.color_vector(s).c[c] - b.color_vector(s).c[c]);
+      EXPECT_LT(std::sqrt(rr / norm2(b)), 1e-9);
+    }
+}
+
+// What the vector kernel does not take runs the scalar kernel: the default order is site_major
+// there, and a tiled order given explicitly still gives the reference's result.
+TEST(StaggeredSimd, WhatItCannotTakeRunsTheScalarKernel) {
+  const GaugeField u12 = hot(Geometry({12, 4, 4, 4}), 71);  // X/2 = 6: no whole tile
+  const DiracParams pd = stag_params(false, Precision::double_, Reconstruct::r18, Reconstruct::r18, false, 0.1);
+  EXPECT_EQ(StaggeredDirac(pd, u12, kCpu).order(), FieldOrder::site_major);
+  const Geometry& g = kSimdLattices[0];
+  const GaugeField u = hot(g, 72);
+  for (auto [prec, r] : {std::pair{Precision::half, Reconstruct::r18}, std::pair{Precision::double_, Reconstruct::r8}}) {
+    SCOPED_TRACE(to_string(prec) + " " + to_string(r));
+    const DiracParams p = stag_params(false, prec, r, Reconstruct::r18, false, 0.1);
+    EXPECT_EQ(StaggeredDirac(p, u, kCpu).order(), FieldOrder::site_major);
+    const StaggeredDirac tiled(p, u, kCpu, FieldOrder::tiled);
+    EXPECT_FALSE(tiled.vectorised());
+    compare_with_reference(tiled, u, nullptr, tolerance(prec, r));
+    EXPECT_EQ(tiled.vector_launches(), 0);
+  }
 }
 
 // ---------------------------------------------------------------- errors

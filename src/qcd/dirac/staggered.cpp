@@ -3,6 +3,7 @@
 #include "gluon/qcd/dirac/staggered.h"
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "../ops_support.h"
@@ -11,6 +12,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/comm/environment.h"
 #include "staggered_dslash.h"
+#include "staggered_simd.h"
 
 namespace gluon::qcd {
 
@@ -133,7 +135,12 @@ void copy_vector(SpinorField& dst, const SpinorField& src, const runtime::Exec& 
   convert(src, dst, ex);
 }
 
-void launch_staggered(Precision prec, const detail::StaggeredLaunch& L) {
+// The vector kernel where it takes the launch (counted in *vector_calls), else the scalar one.
+void launch_staggered(Precision prec, const detail::StaggeredLaunch& L, std::int64_t* vector_calls) {
+  if (detail::try_staggered_simd(L, prec)) {
+    ++*vector_calls;
+    return;
+  }
   switch (prec) {
     case Precision::double_: return detail::launch_staggered_dslash_impl<double>(L);
     case Precision::single: return detail::launch_staggered_dslash_impl<float>(L);
@@ -142,18 +149,24 @@ void launch_staggered(Precision prec, const detail::StaggeredLaunch& L) {
   throw Error("staggered operator: unknown precision");
 }
 
-auto launcher(Precision prec) {
-  return [prec](const detail::StaggeredLaunch& c) { launch_staggered(prec, c); };
+auto launcher(Precision prec, std::int64_t* vector_calls) {
+  return [prec, vector_calls](const detail::StaggeredLaunch& c) { launch_staggered(prec, c, vector_calls); };
+}
+
+// Blocked on CUDA; on the CPU tiled where the vector kernel runs (staggered_simd.h), else
+// site_major.
+FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p, Reconstruct fat,
+                     std::optional<Reconstruct> longlinks) {
+  if (ex.on_device()) return FieldOrder::blocked;
+  return detail::cpu_simd_available() && detail::cpu_simd_fits(g, p) && detail::staggered_simd_links(fat, longlinks)
+             ? FieldOrder::tiled
+             : FieldOrder::site_major;
 }
 
 }  // namespace
 
-FieldOrder StaggeredDirac::default_order(const runtime::Exec& ex) {
-  return ex.on_device() ? FieldOrder::blocked : FieldOrder::site_major;
-}
-
 StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex)
-    : StaggeredDirac(p, u, ex, default_order(ex)) {}
+    : StaggeredDirac(p, u, ex, order_for(ex, u.geometry(), p.precision, p.reconstruct, std::nullopt)) {}
 
 StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex, FieldOrder order)
     : DiracOperator(p, ex) {
@@ -169,7 +182,8 @@ StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& u, const 
 
 StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, const GaugeField& longlinks,
                                const runtime::Exec& ex)
-    : StaggeredDirac(p, fat, longlinks, ex, default_order(ex)) {}
+    : StaggeredDirac(p, fat, longlinks, ex,
+                     order_for(ex, fat.geometry(), p.precision, Reconstruct::r18, p.long_reconstruct)) {}
 
 StaggeredDirac::StaggeredDirac(const DiracParams& p, const GaugeField& fat, const GaugeField& longlinks,
                                const runtime::Exec& ex, FieldOrder order)
@@ -315,16 +329,22 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
     L.dot_device = dot[0];
     L.dot_host = dot[1];
     L.view = halo_->local_view();
-    return launch_staggered(prec, L);
+    return launch_staggered(prec, L, &vector_launches_);
   }
   if (!L.hopping || parity < 0) {
     L.view = halo_->local_view();
-    return launch_staggered(prec, L);
+    return launch_staggered(prec, L, &vector_launches_);
   }
-  halo_->run(L, launcher(prec));
+  halo_->run(L, launcher(prec, &vector_launches_));
 }
 
 bool StaggeredDirac::split() const { return halo_->active(); }
+bool StaggeredDirac::vectorised() const {
+  const std::optional<Reconstruct> lr = improved_ ? std::optional<Reconstruct>(long_.params().reconstruct) : std::nullopt;
+  return !exec_.on_device() && order_ == FieldOrder::tiled && detail::cpu_simd_available() &&
+         detail::cpu_simd_fits(fat_.geometry(), params_.precision) &&
+         detail::staggered_simd_links(fat_.params().reconstruct, lr);
+}
 HaloStats StaggeredDirac::halo_stats() const { return halo_->stats(); }
 
 void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const {
@@ -342,7 +362,7 @@ void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const
   L.in_base = base_for(in, 1 - parity, fat_.geometry().half_volume(), "the input");
   L.first = parity * fat_.geometry().half_volume();
   L.count = fat_.geometry().half_volume();
-  halo_->exchange_only(detail::make_halo_ops(L, launcher(params_.precision)));
+  halo_->exchange_only(detail::make_halo_ops(L, launcher(params_.precision, &vector_launches_)));
 }
 
 void StaggeredDirac::dslash(SpinorField& out, const SpinorField& in, int parity, bool dagger) const {

@@ -23,7 +23,7 @@ namespace {
 // Blocked on CUDA; on the CPU tiled where the vector kernel runs (wilson_simd.h), else site_major.
 FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p) {
   if (ex.on_device()) return FieldOrder::blocked;
-  return detail::wilson_simd_available() && detail::wilson_simd_fits(g, p) ? FieldOrder::tiled : FieldOrder::site_major;
+  return detail::cpu_simd_available() && detail::cpu_simd_fits(g, p) ? FieldOrder::tiled : FieldOrder::site_major;
 }
 
 const char* subset_name(SiteSubset s) {
@@ -99,8 +99,8 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
 
 bool WilsonDslash::split() const { return halo_->active(); }
 bool WilsonDslash::vectorised() const {
-  return !exec_.on_device() && order() == FieldOrder::tiled && detail::wilson_simd_available() &&
-         detail::wilson_simd_fits(geometry(), precision());
+  return !exec_.on_device() && order() == FieldOrder::tiled && detail::cpu_simd_available() &&
+         detail::cpu_simd_fits(geometry(), precision());
 }
 HaloStats WilsonDslash::halo_stats() const { return halo_->stats(); }
 

@@ -1,39 +1,9 @@
 // When the vector CPU Wilson dslash runs, and its launch (wilson_simd.h).
 #include "wilson_simd.h"
 
-#include <cstdlib>
-#include <cstring>
-
 #include "gluon/qcd/field_layout.h"
 
 namespace gluon::qcd::detail {
-
-static_assert(kTileSites == kTiledSites, "the vector kernels' tile is the tiled order's");
-
-int wilson_simd_lanes() { return kTileSites; }
-
-bool wilson_simd_available() {
-  static const bool ok = [] {
-    if (const char* e = std::getenv("GLUON_CPU_SIMD"); e && std::strcmp(e, "0") == 0) return false;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (!wilson_simd_compiled()) return false;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512cd");
-#else
-    return false;
-#endif
-  }();
-  return ok;
-}
-
-bool wilson_simd_fits(const Geometry& g, Precision p) {
-  if (p != Precision::double_ && p != Precision::single) return false;
-  for (int mu = 0; mu < 4; ++mu)
-    if (g.grid()[mu] != 1) return false;
-  return (g.local_dims()[0] / 2) % wilson_simd_lanes() == 0;
-}
 
 namespace {
 bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled && l.block == w; }
@@ -46,8 +16,8 @@ bool try_wilson_simd(const DslashCall& call) {
   const auto& gp = call.u->params();
   if (gp.reconstruct != Reconstruct::r18 && gp.reconstruct != Reconstruct::r12) return false;
   if (gp.precision != Precision::double_ && gp.precision != Precision::single) return false;
-  const int w = wilson_simd_lanes();
-  if (!wilson_simd_available() || !wilson_simd_fits(call.u->geometry(), gp.precision)) return false;
+  const int w = cpu_simd_lanes();
+  if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry(), gp.precision)) return false;
   if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;
   if (call.x && !tiled(call.x->layout(), w)) return false;
   if (call.fuse != kFusePlain && !(call.c && tiled(call.c->layout(), w))) return false;

@@ -4,9 +4,7 @@
 namespace gluon::qcd::detail {
 #if defined(__AVX512F__)
 bool wilson_simd_double(const WilsonSimdArgs& a) { return run<double>(a); }
-bool wilson_simd_compiled() { return true; }
 #else
 bool wilson_simd_double(const WilsonSimdArgs&) { return false; }
-bool wilson_simd_compiled() { return false; }
 #endif
 }  // namespace gluon::qcd::detail

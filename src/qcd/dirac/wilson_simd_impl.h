@@ -17,24 +17,13 @@
 // the signs are adds and subtracts. Conventions: dirac.h.
 #include <cstdint>
 
+#include "cpu_simd_vector.h"
 #include "wilson_simd_kernel.h"
 
 #if defined(__AVX512F__)
 
-#define GLUON_SIMD_INLINE inline __attribute__((always_inline))
-
 namespace gluon::qcd::detail {
 namespace {
-
-template <class T> struct VecOf;
-template <> struct VecOf<double> {
-  typedef double type __attribute__((vector_size(64)));
-  typedef long long mask __attribute__((vector_size(64)));
-};
-template <> struct VecOf<float> {  // 8 floats: a tile is 8 sites in either precision
-  typedef float type __attribute__((vector_size(32)));
-  typedef int mask __attribute__((vector_size(32)));
-};
 
 // The gamma matrices' rows as (column, power of i): gamma.h's gamma_entry, repeated here
 // because gamma.h pulls in library headers (see above); test_wilson_simd compares both paths.
@@ -46,55 +35,6 @@ constexpr Entry kGamma[4][4] = {
     {{3, 2}, {2, 0}, {1, 0}, {0, 2}},  // g2
     {{2, 1}, {3, 3}, {0, 3}, {1, 1}},  // g3
     {{2, 0}, {3, 0}, {0, 0}, {1, 0}},  // g4
-};
-
-template <class T>
-struct Simd {
-  using V = typename VecOf<T>::type;
-  using M = typename VecOf<T>::mask;
-  static constexpr int W = kTileSites;
-  static_assert(sizeof(V) == W * sizeof(T));
-
-  struct C {  // W complex numbers
-    V re, im;
-  };
-
-  static GLUON_SIMD_INLINE V load(const T* p) {
-    V v;
-    __builtin_memcpy(&v, __builtin_assume_aligned(p, sizeof(V)), sizeof(V));
-    return v;
-  }
-  static GLUON_SIMD_INLINE void store(T* p, V v) {
-    __builtin_memcpy(__builtin_assume_aligned(p, sizeof(V)), &v, sizeof(V));
-  }
-  static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
-
-  // [a_1 .. a_7, b_0]: the sites one to the right, the last from the next tile.
-  static GLUON_SIMD_INLINE V shift_up(V a, V b) {
-    return __builtin_shuffle(a, b, M{1, 2, 3, 4, 5, 6, 7, 8});
-  }
-  // [a_7, b_0 .. b_6]: the sites one to the left, the first from the previous tile.
-  static GLUON_SIMD_INLINE V shift_down(V a, V b) {
-    return __builtin_shuffle(a, b, M{7, 8, 9, 10, 11, 12, 13, 14});
-  }
-
-  // i^p z
-  static GLUON_SIMD_INLINE C ipow(C z, int p) {
-    switch (p & 3) {
-      case 0: return z;
-      case 1: return {-z.im, z.re};
-      case 2: return {-z.re, -z.im};
-      default: return {z.im, -z.re};
-    }
-  }
-  static GLUON_SIMD_INLINE C add(C a, C b) { return {a.re + b.re, a.im + b.im}; }
-  static GLUON_SIMD_INLINE C sub(C a, C b) { return {a.re - b.re, a.im - b.im}; }
-  static GLUON_SIMD_INLINE C mul(C a, C b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-  }
-  static GLUON_SIMD_INLINE C conj_mul(C a, C b) {  // conj(a) b
-    return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
-  }
 };
 
 // Epilogues (wilson_internal.h's DslashFuse): out = a D in (+ x), a C D in (+ x), C x + a D in.
@@ -250,13 +190,6 @@ struct Kernel {
   // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out): the
   // tile's 10-odd streams (neighbour rows of in, the links, out, x) are too many for the
   // hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
-  static GLUON_SIMD_INLINE void prefetch_bytes(const T* p, int n, bool write = false) {
-    const char* c = reinterpret_cast<const char*>(p);
-    for (int b = 0; b < n; b += 64) {
-      if (write) __builtin_prefetch(c + b, 1, 3);
-      else __builtin_prefetch(c + b, 0, 3);
-    }
-  }
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
     constexpr int spinor_bytes = 24 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
     const std::int64_t i0 = tile * W;
@@ -265,9 +198,9 @@ struct Kernel {
     const int k0 = static_cast<int>(i0 - row * Xh);
     const std::int64_t s0 = parity * half + i0;
     const std::int64_t other = (1 - parity) * half;
-    prefetch_bytes(spinor_tile(in, other + row * Xh + k0 - in_shift), spinor_bytes);
-    prefetch_bytes(link_tile(s0, 0), 4 * link_bytes);
-    prefetch_bytes(link_tile(other + row * Xh + k0, 0), link_bytes);
+    S::prefetch_bytes(spinor_tile(in, other + row * Xh + k0 - in_shift), spinor_bytes);
+    S::prefetch_bytes(link_tile(s0, 0), 4 * link_bytes);
+    S::prefetch_bytes(link_tile(other + row * Xh + k0, 0), link_bytes);
     std::int64_t r = row, rs = 1;
     for (int mu = 1; mu < 4; ++mu) {
       const int L = dims[mu];
@@ -275,14 +208,14 @@ struct Kernel {
       r /= L;
       const std::int64_t fw = c == L - 1 ? row - (L - 1) * rs : row + rs;
       const std::int64_t bw = c == 0 ? row + (L - 1) * rs : row - rs;
-      prefetch_bytes(spinor_tile(in, other + fw * Xh + k0 - in_shift), spinor_bytes);
-      prefetch_bytes(spinor_tile(in, other + bw * Xh + k0 - in_shift), spinor_bytes);
-      prefetch_bytes(link_tile(other + bw * Xh + k0, mu), link_bytes);
+      S::prefetch_bytes(spinor_tile(in, other + fw * Xh + k0 - in_shift), spinor_bytes);
+      S::prefetch_bytes(spinor_tile(in, other + bw * Xh + k0 - in_shift), spinor_bytes);
+      S::prefetch_bytes(link_tile(other + bw * Xh + k0, mu), link_bytes);
       rs *= L;
     }
-    prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
-    if constexpr (HasX) prefetch_bytes(x + (s0 - x_shift) * 24, spinor_bytes);
-    if constexpr (F != kPlain) prefetch_bytes(clov + (s0 / W) * (72 * W), 72 * W * sizeof(T));
+    S::prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
+    if constexpr (HasX) S::prefetch_bytes(x + (s0 - x_shift) * 24, spinor_bytes);
+    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / W) * (72 * W), 72 * W * sizeof(T));
   }
 
   // The W output sites of tile `tile` of the output parity.
@@ -470,6 +403,5 @@ bool run(const WilsonSimdArgs& a) {
 }  // namespace
 }  // namespace gluon::qcd::detail
 
-#undef GLUON_SIMD_INLINE
 
 #endif  // __AVX512F__

@@ -5,11 +5,9 @@
 // baseline callers.
 #include <cstdint>
 
-namespace gluon::qcd::detail {
+#include "cpu_simd_kernel.h"
 
-// Sites per tile of FieldOrder::tiled (field_layout.h's kTiledSites, not included here): one
-// 512-bit vector of doubles, one 256-bit vector of floats.
-inline constexpr int kTileSites = 8;
+namespace gluon::qcd::detail {
 
 // What a vector kernel needs. Site indices are even-odd indices (geometry.h); a shift is
 // subtracted from a site's index to find it in a field that holds one parity only.
@@ -34,7 +32,5 @@ struct WilsonSimdArgs {
 // AVX-512 (a non-x86 build), so callers need no build flag.
 bool wilson_simd_double(const WilsonSimdArgs& a);
 bool wilson_simd_single(const WilsonSimdArgs& a);
-// Whether those files were compiled with AVX-512 (else the two above only return false).
-bool wilson_simd_compiled();
 
 }  // namespace gluon::qcd::detail

@@ -26,9 +26,10 @@
 //     Full form: M = m + D on all sites, prepare/reconstruct copy.
 //
 //   Storage: links are converted once, at construction, to the operator's precision
-//   (double/single/half), order (site_major on the CPU by default; blocked on the GPU, the only
-//   order the GPU kernels read: anything else is an InputError) and the
-//   Exec's memory space. The phases are applied in the kernel, so the stored links stay plain:
+//   (double/single/half), order (blocked on the GPU, the only order the GPU kernels read:
+//   anything else is an InputError; on the CPU tiled where the kernel vectorised across the W = 8
+//   sites of an x-row runs: an AVX-512 CPU, double or single, X/2 a multiple of 8, one process,
+//   links r18/r12 (src/qcd/dirac/staggered_simd.h), else site_major) and the Exec's memory space. The phases are applied in the kernel, so the stored links stay plain:
 //     thin (naive) links: DiracParams::reconstruct r18, r12 or r8 (they must be SU(3));
 //     fat links: r18 only (not unitary; r12/r8 are refused with an InputError);
 //     long links: DiracParams::long_reconstruct r18, or r12 when every L_mu(x) = c W with one
@@ -79,9 +80,6 @@ class StaggeredDirac final : public DiracOperator {
   static constexpr double kNaiveFlopsPerSite = 570.0;
   static constexpr double kImprovedFlopsPerSite = 1146.0;
 
-  // site_major for the CPU, blocked for CUDA.
-  static FieldOrder default_order(const runtime::Exec& ex);
-
   // Naive staggered: thin links u (any storage; p.type must be staggered).
   StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex);
   StaggeredDirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex, FieldOrder order);
@@ -121,6 +119,10 @@ class StaggeredDirac final : public DiracOperator {
   HaloStats halo_stats() const override;
   void halo_exchange_only(const SpinorField& in, int parity) const;
   void halo_exchange_only(const SpinorField& in) const override { halo_exchange_only(in, 1); }
+  // Whether the vector CPU kernel runs this operator's tiled launches, and how many it ran (for
+  // tests and benchmarks).
+  bool vectorised() const;
+  std::int64_t vector_launches() const { return vector_launches_; }
 
  private:
   void init_common(FieldOrder order);
@@ -137,6 +139,7 @@ class StaggeredDirac final : public DiracOperator {
   double fat_scale_ = 1.0, long_scale_ = 1.0;
   mutable SpinorField tmp_;
   std::shared_ptr<const detail::SpinorHalo> halo_;
+  mutable std::int64_t vector_launches_ = 0;
 };
 
 }  // namespace gluon::qcd

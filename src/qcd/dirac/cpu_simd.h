@@ -1,0 +1,27 @@
+#pragma once
+// Private: when the CPU kernels vectorised across sites (Grid's approach) can run, for the tiled
+// field order (field_layout.h) of the CPU Wilson/clover and staggered operators.
+//
+//   cpu_simd_lanes()           W = 8, the sites one vector holds (8 doubles in a 512-bit
+//                              register, 8 floats in a 256-bit one); the tiled order's tile
+//   cpu_simd_available()       the vector kernels are compiled in (an x86-64 build whose
+//                              compiler knows x86-64-v4: cpu_simd_compiled) and this CPU runs
+//                              them (AVX-512 F/BW/CD/DQ/VL = x86-64-v4), and GLUON_CPU_SIMD=0 is
+//                              not set (the scalar kernels, for comparison)
+//   cpu_simd_fits(geometry, p) the lattice and precision allow the vector path: double or single,
+//                              one process along every dimension, X/2 a multiple of W
+//
+// The kernels: wilson_simd.h, staggered_simd.h. Their *_avx512.cpp files are the only ones
+// compiled for x86-64-v4 (src/CMakeLists.txt): everything else stays baseline x86-64, so one
+// binary runs on any x86-64 CPU, and the path is chosen at run time.
+#include "cpu_simd_kernel.h"
+#include "gluon/qcd/geometry.h"
+#include "gluon/qcd/precision.h"
+
+namespace gluon::qcd::detail {
+
+int cpu_simd_lanes();
+bool cpu_simd_available();
+bool cpu_simd_fits(const Geometry& g, Precision p);
+
+}  // namespace gluon::qcd::detail

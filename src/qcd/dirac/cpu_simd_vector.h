@@ -1,0 +1,92 @@
+#pragma once
+// Private: the vector type of the CPU kernels vectorised across the W sites of a tile
+// (FieldOrder::tiled, field_layout.h): Simd<T>, with loads, stores, lane windows and complex
+// arithmetic on W complex numbers at once. Included only by the *_avx512.cpp kernels (through
+// wilson_simd_impl.h, staggered_simd_impl.h), so everything here has internal linkage and includes
+// no header with inline functions: those files are compiled for x86-64-v4, and an inline function
+// instantiated there could be picked by the linker for baseline callers.
+#include "cpu_simd_kernel.h"  // kTileSites
+
+#if defined(__AVX512F__)
+
+#define GLUON_SIMD_INLINE inline __attribute__((always_inline))
+
+namespace gluon::qcd::detail {
+namespace {
+
+template <class T> struct VecOf;
+template <> struct VecOf<double> {
+  typedef double type __attribute__((vector_size(64)));
+  typedef long long mask __attribute__((vector_size(64)));
+};
+template <> struct VecOf<float> {  // 8 floats: a tile is 8 sites in either precision
+  typedef float type __attribute__((vector_size(32)));
+  typedef int mask __attribute__((vector_size(32)));
+};
+
+template <class T>
+struct Simd {
+  using V = typename VecOf<T>::type;
+  using M = typename VecOf<T>::mask;
+  static constexpr int W = kTileSites;
+  static_assert(sizeof(V) == W * sizeof(T));
+
+  struct C {  // W complex numbers
+    V re, im;
+  };
+
+  static GLUON_SIMD_INLINE V load(const T* p) {
+    V v;
+    __builtin_memcpy(&v, __builtin_assume_aligned(p, sizeof(V)), sizeof(V));
+    return v;
+  }
+  static GLUON_SIMD_INLINE void store(T* p, V v) {
+    __builtin_memcpy(__builtin_assume_aligned(p, sizeof(V)), &v, sizeof(V));
+  }
+  static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
+
+  // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,
+  // b consecutive tiles, the sites n to the right; with n = W - m, the sites m to the left of b.
+  template <int n>
+  static GLUON_SIMD_INLINE V window(V a, V b) {
+    static_assert(n > 0 && n < W);
+    constexpr M idx = M{0, 1, 2, 3, 4, 5, 6, 7} + n;
+    return __builtin_shuffle(a, b, idx);
+  }
+  // [a_1 .. a_7, b_0]: the sites one to the right, the last from the next tile.
+  static GLUON_SIMD_INLINE V shift_up(V a, V b) { return window<1>(a, b); }
+  // [a_7, b_0 .. b_6]: the sites one to the left, the first from the previous tile.
+  static GLUON_SIMD_INLINE V shift_down(V a, V b) { return window<W - 1>(a, b); }
+
+  // i^p z
+  static GLUON_SIMD_INLINE C ipow(C z, int p) {
+    switch (p & 3) {
+      case 0: return z;
+      case 1: return {-z.im, z.re};
+      case 2: return {-z.re, -z.im};
+      default: return {z.im, -z.re};
+    }
+  }
+  static GLUON_SIMD_INLINE C add(C a, C b) { return {a.re + b.re, a.im + b.im}; }
+  static GLUON_SIMD_INLINE C sub(C a, C b) { return {a.re - b.re, a.im - b.im}; }
+  static GLUON_SIMD_INLINE C mul(C a, C b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+  }
+  static GLUON_SIMD_INLINE C conj_mul(C a, C b) {  // conj(a) b
+    return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
+  }
+
+  // Software prefetch of n bytes from p into L1 (write: for a store).
+  static GLUON_SIMD_INLINE void prefetch_bytes(const T* p, int n, bool write = false) {
+    const char* c = reinterpret_cast<const char*>(p);
+    for (int b = 0; b < n; b += 64) {
+      if (write) __builtin_prefetch(c + b, 1, 3);
+      else __builtin_prefetch(c + b, 0, 3);
+    }
+  }
+};
+
+}  // namespace
+}  // namespace gluon::qcd::detail
+
+#endif  // __AVX512F__

@@ -1,0 +1,76 @@
+// When the vector CPU staggered dslash runs, and its launch (staggered_simd.h).
+#include "staggered_simd.h"
+
+#include <vector>
+
+namespace gluon::qcd::detail {
+
+namespace {
+bool tiled(const FieldLayout& l) { return l.order == FieldOrder::tiled && l.block == cpu_simd_lanes(); }
+bool simd_reconstruct(Reconstruct r) { return r == Reconstruct::r18 || r == Reconstruct::r12; }
+}  // namespace
+
+bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks) {
+  if (!longlinks) return simd_reconstruct(fat);
+  return fat == Reconstruct::r18 && simd_reconstruct(*longlinks);
+}
+
+bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
+  if (L.ex->backend != runtime::Backend::cpu || L.op != StaggeredLaunch::body || !L.hopping) return false;
+  for (int mu = 0; mu < 4; ++mu)
+    if (L.view.cut[mu]) return false;
+  const Geometry& g = L.fat->geometry();
+  if (!cpu_simd_available() || !cpu_simd_fits(g, p)) return false;
+  const std::optional<Reconstruct> lr =
+      L.longlinks ? std::optional<Reconstruct>(L.longlinks->params().reconstruct) : std::nullopt;
+  if (!staggered_simd_links(L.fat->params().reconstruct, lr)) return false;
+  if (!tiled(L.fat->layout()) || (L.longlinks && !tiled(L.longlinks->layout()))) return false;
+  if (!tiled(L.out->layout()) || !tiled(L.in->layout()) || (L.x && !tiled(L.x->layout()))) return false;
+  const std::int64_t half = L.indexer.half;
+  // One parity, or both (the full-lattice operator: one launch over all sites).
+  int p0 = 0, p1 = 1;
+  if (L.count == half && (L.first == 0 || L.first == half)) p0 = p1 = static_cast<int>(L.first / half);
+  else if (!(L.first == 0 && L.count == 2 * half)) return false;
+  if (L.dot_host && p0 != p1) return false;
+
+  StaggeredSimdArgs a;
+  a.fat = L.fat->data();
+  a.lng = L.longlinks ? L.longlinks->data() : nullptr;
+  a.out = L.out->data();
+  a.in = L.in->data();
+  a.x = L.x ? L.x->data() : nullptr;
+  a.fat_nreals = stored_reals(L.fat->params().reconstruct);
+  a.long_nreals = L.longlinks ? stored_reals(*lr) : 0;
+  for (int mu = 0; mu < 4; ++mu) {
+    a.dims[mu] = L.indexer.dims[mu];
+    a.origin_parity[mu] = L.origin_parity[mu];
+    a.antiperiodic[mu] = L.antiperiodic[mu];
+  }
+  a.half = half;
+  a.out_shift = L.out_base;
+  a.in_shift = L.in_base;
+  a.x_shift = L.x_base;
+  a.c_fat = L.c_fat;
+  a.c_long = L.c_long;
+  a.beta = L.beta;
+  std::vector<double> partials;
+  if (L.dot_host) {
+    const std::int64_t tiles = half / cpu_simd_lanes();
+    partials.assign(static_cast<std::size_t>((tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
+    a.dot_partials = partials.data();
+  }
+  for (int parity = p0; parity <= p1; ++parity) {
+    a.parity = parity;
+    const bool ran = p == Precision::double_ ? staggered_simd_double(a) : staggered_simd_single(a);
+    if (!ran) return false;  // (only before the first launch: the arguments are the same for both)
+  }
+  if (L.dot_host) {
+    double sum = 0.0;
+    for (double v : partials) sum += v;  // in chunk order: independent of the thread count
+    *L.dot_host = sum;
+    *L.dot_device = sum;
+  }
+  return true;
+}
+
+}  // namespace gluon::qcd::detail

@@ -1,0 +1,42 @@
+#pragma once
+// Private: the entry points of the vector staggered kernels (staggered_simd.h says when they
+// run). Plain data only, and no library header (cpu_simd_kernel.h says why).
+#include <cstdint>
+
+#include "cpu_simd_kernel.h"
+
+namespace gluon::qcd::detail {
+
+// Tiles whose Re <x, out> one partial sum holds (the dot of M_dot): fixed, so that the sum does
+// not depend on the number of threads.
+inline constexpr int kStaggeredDotChunk = 16;
+
+// One parity of out = c_fat D_fat in + c_long D_long in (+ beta x) (staggered_kernels.h's
+// formula). Site indices are even-odd indices (geometry.h); a shift is subtracted from a site's
+// index to find it in a field that holds one parity only.
+struct StaggeredSimdArgs {
+  const void* fat = nullptr;   // tiled one-hop links of the whole lattice (thin for naive)
+  const void* lng = nullptr;   // tiled three-hop links, nullptr for naive
+  void* out = nullptr;         // tiled colour vectors (6 reals)
+  const void* in = nullptr;
+  const void* x = nullptr;     // xpay term, or nullptr
+  int fat_nreals = 18;         // 18 or 12
+  int long_nreals = 18;        // 18 or 12 (improved only)
+  int dims[4] = {0, 0, 0, 0};
+  int parity = 0;              // of the output sites
+  std::int64_t half = 0;
+  std::int64_t out_shift = 0, in_shift = 0, x_shift = 0;  // 0 (full field) or half (one parity)
+  double c_fat = 0.5, c_long = 0.5, beta = 0.0;
+  int origin_parity[4] = {0, 0, 0, 0};  // eta_mu(x) from local coordinates (staggered_dslash.h)
+  int antiperiodic[4] = {0, 0, 0, 0};
+  // With x: Re <x, out> of tiles [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
+  // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
+  double* dot_partials = nullptr;
+};
+
+// Defined in the x86-64-v4 files; they return false when that file was compiled without
+// AVX-512 (a non-x86 build) or for arguments they do not take, so callers need no build flag.
+bool staggered_simd_double(const StaggeredSimdArgs& a);
+bool staggered_simd_single(const StaggeredSimdArgs& a);
+
+}  // namespace gluon::qcd::detail
