@@ -1,7 +1,9 @@
 #pragma once
 // Owned memory in one of three spaces, and explicit copies between them (no implicit transfers).
 //
-//   MemSpace::host     pageable host memory, 64-byte aligned (vector loads)
+//   MemSpace::host     pageable host memory, 64-byte aligned (vector loads); from 2 MiB on,
+//                      aligned to 2 MiB and advised as transparent huge pages (Linux madvise;
+//                      GLUON_HUGE_PAGES=0: not advised)
 //   MemSpace::pinned   page-locked host memory (cudaMallocHost); plain host memory in CPU builds
 //                      and in CUDA builds running where no device is usable
 //   MemSpace::device   GPU memory (cudaMalloc); an OutOfMemoryError says how much was asked for,
