@@ -12,7 +12,7 @@
 //                           words: offset = ((obj * nblocks + b) * stride + s) * block + r % block.
 //                           stride = sites + pad; the pad is where ghost zones will be appended.
 //   FieldOrder::tiled       CPU layout for code vectorised across sites (Grid's approach; the CPU
-//                           Wilson dslash, dirac/wilson_simd.h): sites in tiles of W = `block` =
+//                           Wilson and staggered dslash, dirac/cpu_simd.h): sites in tiles of W = `block` =
 //                           kTiledSites = 8 consecutive sites, and inside a tile real r of object
 //                           obj of the W sites contiguous (one 512-bit vector of doubles, one
 //                           256-bit vector of floats): offset = ((s / W) * nobj * nreals

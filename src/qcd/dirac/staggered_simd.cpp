@@ -31,7 +31,8 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   int p0 = 0, p1 = 1;
   if (L.count == half && (L.first == 0 || L.first == half)) p0 = p1 = static_cast<int>(L.first / half);
   else if (!(L.first == 0 && L.count == 2 * half)) return false;
-  if (L.dot_host && p0 != p1) return false;
+  // (The improved kernel runs in two passes and its dot reads x in the second: x must not be out.)
+  if (L.dot_host && (p0 != p1 || L.x->data() == L.out->data())) return false;
 
   StaggeredSimdArgs a;
   a.fat = L.fat->data();
