@@ -5,6 +5,8 @@
 // wilson_simd_impl.h, staggered_simd_impl.h), so everything here has internal linkage and includes
 // no header with inline functions: those files are compiled for x86-64-v4, and an inline function
 // instantiated there could be picked by the linker for baseline callers.
+#include <cstdint>
+
 #include "cpu_simd_kernel.h"  // kTileSites
 
 #if defined(__AVX512F__)
@@ -85,6 +87,31 @@ struct Simd {
     }
   }
 };
+
+// Where tile `tile` of output parity `parity` lies (the tiled order of an even-odd field, x
+// fastest, X/2 a multiple of W): x-row `row` with y, z, t = c[1..3], its first half-row index k0,
+// and the x parity o = (parity + y + z + t) % 2 of all its sites (x = 2k + o).
+struct TilePos {
+  std::int64_t i0, row;  // index of lane 0 within the parity; row index
+  int Xh, k0, o;
+  int c[4];  // c[0] unused
+};
+GLUON_SIMD_INLINE TilePos tile_pos(std::int64_t tile, const int* dims, int parity) {
+  TilePos t;
+  t.i0 = tile * kTileSites;
+  t.Xh = dims[0] / 2;
+  t.row = t.i0 / t.Xh;
+  t.k0 = static_cast<int>(t.i0 - t.row * t.Xh);
+  std::int64_t r = t.row;
+  for (int mu = 1; mu < 3; ++mu) {
+    t.c[mu] = static_cast<int>(r % dims[mu]);
+    r /= dims[mu];
+  }
+  t.c[3] = static_cast<int>(r);
+  t.c[0] = 0;
+  t.o = (parity + t.c[1] + t.c[2] + t.c[3]) & 1;
+  return t;
+}
 
 }  // namespace
 }  // namespace gluon::qcd::detail

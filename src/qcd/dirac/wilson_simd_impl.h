@@ -220,20 +220,10 @@ struct Kernel {
 
   // The W output sites of tile `tile` of the output parity.
   GLUON_SIMD_INLINE void run_tile(std::int64_t tile) const {
-    const std::int64_t i0 = tile * W;
-    const int Xh = dims[0] / 2;
-    const std::int64_t row = i0 / Xh;
-    const int k0 = static_cast<int>(i0 - row * Xh);
-    int c[4];
-    {
-      std::int64_t r = row;
-      for (int mu = 1; mu < 3; ++mu) {
-        c[mu] = static_cast<int>(r % dims[mu]);
-        r /= dims[mu];
-      }
-      c[3] = static_cast<int>(r);
-    }
-    const int o = (parity + c[1] + c[2] + c[3]) & 1;
+    const TilePos tp = tile_pos(tile, dims, parity);
+    const std::int64_t i0 = tp.i0, row = tp.row;
+    const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
+    const int* c = tp.c;
     const std::int64_t s0 = parity * half + i0;  // eo index of lane 0
     const std::int64_t other = (1 - parity) * half;
     const std::int64_t row0 = other + row * Xh;  // first site of the neighbouring x-row
