@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -36,6 +37,25 @@ TEST(RuntimeMemory, HostAndPinnedBuffersHoldDataAndAreAligned) {
     copy_bytes(b.data(), s, src.data(), MemSpace::host, n);
     EXPECT_EQ(std::memcmp(b.data(), src.data(), n), 0) << to_string(s);
   }
+}
+
+// Host buffers of 2 MiB or more start on a 2 MiB boundary (whole huge pages, advised as such)
+// unless GLUON_HUGE_PAGES=0; smaller ones on 64 bytes. Both hold and return their data.
+TEST(RuntimeMemory, LargeHostBuffersAreHugePageAligned) {
+  const char* e = std::getenv("GLUON_HUGE_PAGES");
+  const bool huge = !(e && std::strcmp(e, "0") == 0);
+  const std::size_t two_mib = std::size_t(2) << 20;
+  Buffer big(MemSpace::host, 3 * two_mib + 100, "big");
+  if (huge) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % two_mib, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % 64, 0u);
+  EXPECT_EQ(big.bytes(), 3 * two_mib + 100);
+  auto* b = static_cast<unsigned char*>(big.data());
+  for (std::size_t i = 0; i < big.bytes(); i += 4096) b[i] = static_cast<unsigned char>(i / 4096);
+  b[big.bytes() - 1] = 7;
+  for (std::size_t i = 0; i < big.bytes(); i += 4096) ASSERT_EQ(b[i], static_cast<unsigned char>(i / 4096));
+  EXPECT_EQ(b[big.bytes() - 1], 7);
+  Buffer small(MemSpace::host, two_mib - 1, "small");
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 64, 0u);
 }
 
 TEST(RuntimeMemory, CopyBetweenBuffersAndFill) {
