@@ -228,6 +228,10 @@ void StaggeredDirac::init_common(FieldOrder order) {
     throw InputError(std::string("staggered operator on the GPU: the field order must be blocked (the kernels read "
                                  "no other), found ") + to_string(order));
   order_ = order;
+  if (vectorised()) {
+    fat_back_ = detail::staggered_backward_links(fat_, 1);
+    if (improved_) long_back_ = detail::staggered_backward_links(long_, 3);
+  }
   const Geometry& g = fat_.geometry();
   const int depth = improved_ ? 3 : 1;
   const int real_bytes = params_.precision == Precision::double_ ? 8 : 4;
@@ -291,6 +295,8 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
   L.x = x;
   L.fat = &fat_;
   L.longlinks = improved_ ? &long_ : nullptr;
+  L.fat_back = fat_back_.data() ? &fat_back_ : nullptr;
+  L.long_back = long_back_.data() ? &long_back_ : nullptr;
   L.indexer = g.indexer();
   for (int mu = 0, s = 0; mu < 4; ++mu) {
     L.origin_parity[mu] = s & 1;
@@ -358,6 +364,8 @@ void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const
   L.out = const_cast<SpinorField*>(&in);  // not written by the pack
   L.fat = &fat_;
   L.longlinks = improved_ ? &long_ : nullptr;
+  L.fat_back = fat_back_.data() ? &fat_back_ : nullptr;
+  L.long_back = long_back_.data() ? &long_back_ : nullptr;
   L.indexer = fat_.geometry().indexer();
   L.in_base = base_for(in, 1 - parity, fat_.geometry().half_volume(), "the input");
   L.first = parity * fat_.geometry().half_volume();

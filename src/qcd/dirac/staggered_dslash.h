@@ -19,6 +19,10 @@ struct StaggeredLaunch {
   const SpinorField* x = nullptr;  // xpay term (nullptr: none)
   const GaugeField* fat = nullptr;        // one-hop links (thin for naive)
   const GaugeField* longlinks = nullptr;  // three-hop links (nullptr: naive)
+  // The backward links stored at the site they act on, for the CPU vector kernel
+  // (staggered_simd.h; nullptr where the operator does not run it).
+  const GaugeField* fat_back = nullptr;
+  const GaugeField* long_back = nullptr;
   SiteIndexer indexer{};
   int origin_parity[4] = {0, 0, 0, 0};
   int antiperiodic[4] = {0, 0, 0, 0};

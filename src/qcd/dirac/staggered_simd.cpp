@@ -3,7 +3,34 @@
 
 #include <vector>
 
+#include "gluon/runtime/error.h"
+
 namespace gluon::qcd::detail {
+
+namespace {
+template <class T>
+void fill_backward(GaugeField& b, const GaugeField& u, int dist) {
+  const SiteIndexer idx = u.geometry().indexer();
+  const FieldLayout& L = u.layout();
+  const T* src = static_cast<const T*>(u.data());
+  T* dst = static_cast<T*>(b.data());
+  const int n = L.nreals;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t s = 0; s < idx.volume; ++s)
+    for (int mu = 0; mu < 4; ++mu) {
+      const std::int64_t t = idx.neighbour(s, mu, -dist);
+      for (int r = 0; r < n; ++r) dst[L.offset(s, mu, r)] = src[L.offset(t, mu, r)];
+    }
+}
+}  // namespace
+
+GaugeField staggered_backward_links(const GaugeField& u, int dist) {
+  GaugeField b(u.params());
+  if (u.params().precision == Precision::double_) fill_backward<double>(b, u, dist);
+  else if (u.params().precision == Precision::single) fill_backward<float>(b, u, dist);
+  else throw Error("staggered backward links: double or single precision only");
+  return b;
+}
 
 namespace {
 bool tiled(const FieldLayout& l) { return l.order == FieldOrder::tiled && l.block == cpu_simd_lanes(); }
@@ -24,6 +51,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   const std::optional<Reconstruct> lr =
       L.longlinks ? std::optional<Reconstruct>(L.longlinks->params().reconstruct) : std::nullopt;
   if (!staggered_simd_links(L.fat->params().reconstruct, lr)) return false;
+  if (!L.fat_back || (L.longlinks && !L.long_back)) return false;
   if (!tiled(L.fat->layout()) || (L.longlinks && !tiled(L.longlinks->layout()))) return false;
   if (!tiled(L.out->layout()) || !tiled(L.in->layout()) || (L.x && !tiled(L.x->layout()))) return false;
   const std::int64_t half = L.indexer.half;
@@ -37,6 +65,8 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   StaggeredSimdArgs a;
   a.fat = L.fat->data();
   a.lng = L.longlinks ? L.longlinks->data() : nullptr;
+  a.fat_back = L.fat_back->data();
+  a.long_back = L.longlinks ? L.long_back->data() : nullptr;
   a.out = L.out->data();
   a.in = L.in->data();
   a.x = L.x ? L.x->data() : nullptr;

@@ -38,6 +38,8 @@ struct StaggeredKernel {
 
   const T* fat;
   const T* lng;
+  const T* fat_back;   // fat_back(x, mu) = fat(x - mu, mu)
+  const T* long_back;  // long_back(x, mu) = long(x - 3 mu, mu)
   T* out;
   const T* in;
   const T* x;
@@ -104,11 +106,11 @@ struct StaggeredKernel {
     }
   }
 
-  // The x hops at distance d (the tile's x parity o compile-time): forward links at the tile,
-  // backward links and both neighbours through windows of the row.
+  // The x hops at distance d (the tile's x parity o compile-time): the links at the tile (ub:
+  // the backward ones stored there), the neighbours through windows of the row.
   template <int d, int o, int NR>
-  GLUON_SIMD_INLINE void x_hops(C acc[3], const T* u, std::int64_t s0, std::int64_t row0, int k0, int Xh,
-                                bool eta_neg) const {
+  GLUON_SIMD_INLINE void x_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row0, int k0,
+                                int Xh, bool eta_neg) const {
     constexpr int nf = (o + d) / 2, nb = -((d - o + 1) / 2);
     const std::int64_t same = row0 + k0;
     const std::int64_t next = k0 + W == Xh ? row0 : same + W;
@@ -127,19 +129,18 @@ struct StaggeredKernel {
       if (nb < 0 && antiperiodic[0] && k0 == 0)
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
       if constexpr (nb == 0) {
-        transport_add<NR, true>(acc, Aligned{link_tile<NR>(u, same, 0)}, Aligned{vec_tile(in, same - in_shift)}, sign);
+        transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, Aligned{vec_tile(in, same - in_shift)}, sign);
       } else {
         const Window<nb> v{vec_tile(in, prev - in_shift), vec_tile(in, same - in_shift)};
-        const Window<nb> l{link_tile<NR>(u, prev, 0), link_tile<NR>(u, same, 0)};
-        transport_add<NR, true>(acc, l, v, sign);
+        transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, v, sign);
       }
     }
   }
 
-  // The hops of direction mu > 0 at distance d: whole tiles of the rows d away.
+  // The hops of direction mu > 0 at distance d: whole tiles of the rows d away; links at the tile.
   template <int mu, int d, int NR>
-  GLUON_SIMD_INLINE void row_hops(C acc[3], const T* u, std::int64_t s0, std::int64_t row, const int* c, int Xh,
-                                  int k0, bool eta_neg) const {
+  GLUON_SIMD_INLINE void row_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row, const int* c,
+                                  int Xh, int k0, bool eta_neg) const {
     std::int64_t rs = 1;  // row stride of direction mu
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
     const std::int64_t other = (1 - parity) * half;
@@ -159,30 +160,31 @@ struct StaggeredKernel {
       if (d > 1 && v < 0) v += L, ++w;
       const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, true>(acc, Aligned{link_tile<NR>(u, nb, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+      transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
                               S::splat(neg ? T(-1) : T(1)));
     }
   }
 
   template <int d, int NR>
-  GLUON_SIMD_INLINE void all_hops(C acc[3], const T* u, std::int64_t s0, std::int64_t row, const int* c, int Xh,
+  GLUON_SIMD_INLINE void all_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row, const int* c, int Xh,
                                   int k0, int o, const bool* eta_neg) const {
     const std::int64_t row0 = (1 - parity) * half + row * Xh;
-    if (o == 0) x_hops<d, 0, NR>(acc, u, s0, row0, k0, Xh, eta_neg[0]);
-    else x_hops<d, 1, NR>(acc, u, s0, row0, k0, Xh, eta_neg[0]);
-    row_hops<1, d, NR>(acc, u, s0, row, c, Xh, k0, eta_neg[1]);
-    row_hops<2, d, NR>(acc, u, s0, row, c, Xh, k0, eta_neg[2]);
-    row_hops<3, d, NR>(acc, u, s0, row, c, Xh, k0, eta_neg[3]);
+    if (o == 0) x_hops<d, 0, NR>(acc, u, ub, s0, row0, k0, Xh, eta_neg[0]);
+    else x_hops<d, 1, NR>(acc, u, ub, s0, row0, k0, Xh, eta_neg[0]);
+    row_hops<1, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[1]);
+    row_hops<2, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[2]);
+    row_hops<3, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[3]);
   }
 
   // Software prefetch of everything tile `tile` reads and writes (as in the Wilson kernel: the
   // tile's 20-odd streams are too many for the hardware prefetchers).
   template <int d, int NR>
-  GLUON_SIMD_INLINE void prefetch_links_and_rows(const T* u, std::int64_t s0, std::int64_t row, int Xh, int k0) const {
+  GLUON_SIMD_INLINE void prefetch_links_and_rows(const T* u, const T* ub, std::int64_t s0, std::int64_t row, int Xh,
+                                                 int k0) const {
     constexpr int vec_bytes = 6 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
     const std::int64_t other = (1 - parity) * half;
     S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
-    S::prefetch_bytes(link_tile<NR>(u, other + row * Xh + k0, 0), link_bytes);
+    S::prefetch_bytes(link_tile<NR>(ub, s0, 0), 4 * link_bytes);
     std::int64_t r = row, rs = 1;
     for (int mu = 1; mu < 4; ++mu) {
       const int L = dims[mu];
@@ -192,7 +194,6 @@ struct StaggeredKernel {
       const std::int64_t fw = row + (f - c) * rs, bw = row + (b - c) * rs;
       S::prefetch_bytes(vec_tile(in, other + fw * Xh + k0 - in_shift), vec_bytes);
       S::prefetch_bytes(vec_tile(in, other + bw * Xh + k0 - in_shift), vec_bytes);
-      S::prefetch_bytes(link_tile<NR>(u, other + bw * Xh + k0, mu), link_bytes);
       rs *= L;
     }
   }
@@ -203,9 +204,9 @@ struct StaggeredKernel {
     const int k0 = static_cast<int>(i0 - row * Xh);
     const std::int64_t s0 = parity * half + i0;
     S::prefetch_bytes(vec_tile(in, (1 - parity) * half + row * Xh + k0 - in_shift), 6 * W * sizeof(T));
-    if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, s0, row, Xh, k0);
+    if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, row, Xh, k0);
     if constexpr (kImproved)
-      if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, s0, row, Xh, k0);
+      if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, row, Xh, k0);
     S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(T), true);
     if constexpr (HasX)
       if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(T));
@@ -228,9 +229,9 @@ struct StaggeredKernel {
 
     C af[3], al[3];
     for (int cc = 0; cc < 3; ++cc) af[cc] = al[cc] = {V{}, V{}};
-    if (pass != 2) all_hops<1, FNR>(af, fat, s0, row, c, Xh, k0, o, eta_neg);
+    if (pass != 2) all_hops<1, FNR>(af, fat, fat_back, s0, row, c, Xh, k0, o, eta_neg);
     if constexpr (kImproved)
-      if (pass != 1) all_hops<3, LNR>(al, lng, s0, row, c, Xh, k0, o, eta_neg);
+      if (pass != 1) all_hops<3, LNR>(al, lng, long_back, s0, row, c, Xh, k0, o, eta_neg);
 
     T* po = out + (s0 - out_shift) * 6;
     const V cf = S::splat(c_fat);
@@ -281,6 +282,8 @@ void launch(const StaggeredSimdArgs& a) {
   StaggeredKernel<T, FNR, LNR, HasX, Dot> k;
   k.fat = static_cast<const T*>(a.fat);
   k.lng = static_cast<const T*>(a.lng);
+  k.fat_back = static_cast<const T*>(a.fat_back);
+  k.long_back = static_cast<const T*>(a.long_back);
   k.out = static_cast<T*>(a.out);
   k.in = static_cast<const T*>(a.in);
   k.x = static_cast<const T*>(a.x);
@@ -335,7 +338,7 @@ void launch_x(const StaggeredSimdArgs& a) {
 
 template <class T>
 bool run(const StaggeredSimdArgs& a) {
-  if (a.dot_partials && !a.x) return false;
+  if ((a.dot_partials && !a.x) || !a.fat_back || (a.lng && !a.long_back)) return false;
   const bool fat18 = a.fat_nreals == 18, fat12 = a.fat_nreals == 12;
   if (!a.lng) {
     if (fat18) launch_x<T, 18, 0>(a);

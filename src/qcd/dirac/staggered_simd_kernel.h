@@ -17,6 +17,12 @@ inline constexpr int kStaggeredDotChunk = 16;
 struct StaggeredSimdArgs {
   const void* fat = nullptr;   // tiled one-hop links of the whole lattice (thin for naive)
   const void* lng = nullptr;   // tiled three-hop links, nullptr for naive
+  // The backward links stored at the site they act on: fat_back(x, mu) = fat(x - mu, mu),
+  // long_back(x, mu) = long(x - 3 mu, mu) (Grid's doubled gauge field). A tile's 8 (16) links
+  // are then 2 (4) contiguous streams instead of 5 (10) spread over the neighbouring rows; the
+  // traffic of a one-parity dslash is the same. Required.
+  const void* fat_back = nullptr;
+  const void* long_back = nullptr;
   void* out = nullptr;         // tiled colour vectors (6 reals)
   const void* in = nullptr;
   const void* x = nullptr;     // xpay term, or nullptr

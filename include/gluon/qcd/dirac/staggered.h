@@ -29,7 +29,9 @@
 //   (double/single/half), order (blocked on the GPU, the only order the GPU kernels read:
 //   anything else is an InputError; on the CPU tiled where the kernel vectorised across the W = 8
 //   sites of an x-row runs: an AVX-512 CPU, double or single, X/2 a multiple of 8, one process,
-//   links r18/r12 (src/qcd/dirac/staggered_simd.h), else site_major) and the Exec's memory space. The phases are applied in the kernel, so the stored links stay plain:
+//   links r18/r12 (src/qcd/dirac/staggered_simd.h), else site_major) and the Exec's memory space.
+//   The tiled path also keeps the backward links U_mu(x - mu) (and L_mu(x - 3 mu)) stored at x:
+//   twice the link memory, for one contiguous link stream per tile and direction sense. The phases are applied in the kernel, so the stored links stay plain:
 //     thin (naive) links: DiracParams::reconstruct r18, r12 or r8 (they must be SU(3));
 //     fat links: r18 only (not unitary; r12/r8 are refused with an InputError);
 //     long links: DiracParams::long_reconstruct r18, or r12 when every L_mu(x) = c W with one
@@ -136,6 +138,10 @@ class StaggeredDirac final : public DiracOperator {
   bool improved_ = false;
   FieldOrder order_ = FieldOrder::site_major;
   GaugeField fat_, long_;
+  // Where the CPU vector kernel runs: the backward links stored at the site they act on,
+  // fat_back_(x, mu) = fat_(x - mu, mu) and long_back_(x, mu) = long_(x - 3 mu, mu) (Grid's doubled
+  // gauge field: a tile's links are then contiguous streams; twice the link memory).
+  GaugeField fat_back_, long_back_;
   double fat_scale_ = 1.0, long_scale_ = 1.0;
   mutable SpinorField tmp_;
   std::shared_ptr<const detail::SpinorHalo> halo_;
