@@ -345,11 +345,10 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
 }
 
 bool StaggeredDirac::split() const { return halo_->active(); }
-bool StaggeredDirac::vectorised() const {
+bool StaggeredDirac::vectorised() const {  // tiled, and tiled is what order_for picks
   const std::optional<Reconstruct> lr = improved_ ? std::optional<Reconstruct>(long_.params().reconstruct) : std::nullopt;
-  return !exec_.on_device() && order_ == FieldOrder::tiled && detail::cpu_simd_available() &&
-         detail::cpu_simd_fits(fat_.geometry(), params_.precision) &&
-         detail::staggered_simd_links(fat_.params().reconstruct, lr);
+  return order_ == FieldOrder::tiled &&
+         order_for(exec_, fat_.geometry(), params_.precision, fat_.params().reconstruct, lr) == FieldOrder::tiled;
 }
 HaloStats StaggeredDirac::halo_stats() const { return halo_->stats(); }
 
@@ -364,8 +363,6 @@ void StaggeredDirac::halo_exchange_only(const SpinorField& in, int parity) const
   L.out = const_cast<SpinorField*>(&in);  // not written by the pack
   L.fat = &fat_;
   L.longlinks = improved_ ? &long_ : nullptr;
-  L.fat_back = fat_back_.data() ? &fat_back_ : nullptr;
-  L.long_back = long_back_.data() ? &long_back_ : nullptr;
   L.indexer = fat_.geometry().indexer();
   L.in_base = base_for(in, 1 - parity, fat_.geometry().half_volume(), "the input");
   L.first = parity * fat_.geometry().half_volume();

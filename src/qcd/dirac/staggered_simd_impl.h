@@ -128,12 +128,8 @@ struct StaggeredKernel {
       V sign = S::splat(eta_neg ? T(1) : T(-1));
       if (nb < 0 && antiperiodic[0] && k0 == 0)
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
-      if constexpr (nb == 0) {
-        transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, Aligned{vec_tile(in, same - in_shift)}, sign);
-      } else {
-        const Window<nb> v{vec_tile(in, prev - in_shift), vec_tile(in, same - in_shift)};
-        transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, v, sign);
-      }
+      const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
+      transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, v, sign);
     }
   }
 
@@ -177,36 +173,30 @@ struct StaggeredKernel {
   }
 
   // Software prefetch of everything tile `tile` reads and writes (as in the Wilson kernel: the
-  // tile's 20-odd streams are too many for the hardware prefetchers).
+  // tile's 10-odd streams are more than the hardware prefetchers run far enough ahead).
   template <int d, int NR>
-  GLUON_SIMD_INLINE void prefetch_links_and_rows(const T* u, const T* ub, std::int64_t s0, std::int64_t row, int Xh,
-                                                 int k0) const {
+  GLUON_SIMD_INLINE void prefetch_links_and_rows(const T* u, const T* ub, std::int64_t s0, const TilePos& tp) const {
     constexpr int vec_bytes = 6 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
     const std::int64_t other = (1 - parity) * half;
     S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
     S::prefetch_bytes(link_tile<NR>(ub, s0, 0), 4 * link_bytes);
-    std::int64_t r = row, rs = 1;
+    std::int64_t rs = 1;
     for (int mu = 1; mu < 4; ++mu) {
-      const int L = dims[mu];
-      const int c = static_cast<int>(r % L);
-      r /= L;
+      const int L = dims[mu], c = tp.c[mu];
       const int f = (c + d) % L, b = ((c - d) % L + L) % L;
-      const std::int64_t fw = row + (f - c) * rs, bw = row + (b - c) * rs;
-      S::prefetch_bytes(vec_tile(in, other + fw * Xh + k0 - in_shift), vec_bytes);
-      S::prefetch_bytes(vec_tile(in, other + bw * Xh + k0 - in_shift), vec_bytes);
+      const std::int64_t fw = tp.row + (f - c) * rs, bw = tp.row + (b - c) * rs;
+      S::prefetch_bytes(vec_tile(in, other + fw * tp.Xh + tp.k0 - in_shift), vec_bytes);
+      S::prefetch_bytes(vec_tile(in, other + bw * tp.Xh + tp.k0 - in_shift), vec_bytes);
       rs *= L;
     }
   }
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
-    const std::int64_t i0 = tile * W;
-    const int Xh = dims[0] / 2;
-    const std::int64_t row = i0 / Xh;
-    const int k0 = static_cast<int>(i0 - row * Xh);
-    const std::int64_t s0 = parity * half + i0;
-    S::prefetch_bytes(vec_tile(in, (1 - parity) * half + row * Xh + k0 - in_shift), 6 * W * sizeof(T));
-    if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, row, Xh, k0);
+    const TilePos tp = tile_pos(tile, dims, parity);
+    const std::int64_t s0 = parity * half + tp.i0;
+    S::prefetch_bytes(vec_tile(in, (1 - parity) * half + tp.row * tp.Xh + tp.k0 - in_shift), 6 * W * sizeof(T));
+    if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
-      if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, row, Xh, k0);
+      if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
     S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(T), true);
     if constexpr (HasX)
       if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(T));
@@ -302,13 +292,14 @@ void launch(const StaggeredSimdArgs& a) {
   k.beta = static_cast<T>(a.beta);
   const std::int64_t tiles = a.half / Simd<T>::W;
   const std::int64_t chunks = (tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk;
-    // Tiles prefetched ahead: 1, 2 and 4, into L1 or L2, measured alike on the 2-core VM (the
+  // Tiles prefetched ahead: 1, 2, 4 and 8, into L1 or L2, measured alike on the 2-core VM (the
   // Wilson kernel's best was 2); leaving out the tile's own links (one sequential stream) was
-  // 10-50% slower.
+  // 8-13% (improved) and 26-61% (naive) slower. (Measured before the backward links were stored
+  // at the tile.)
   constexpr std::int64_t ahead = 2;
   // Improved: the one-hop term first, then the three-hop term added to out. Each pass reads
-  // about 15 streams a tile instead of 30, which the prefetchers keep up with: +5% (double) to
-  // +35% (single) on the 2-core VM for 2 more vector passes (out read and written again).
+  // about half the streams, which the prefetchers keep up with: median +3% (double r18) and
+  // +36% (single r12) on the 2-core VM, for 2 more vector passes (out read and written again).
   const bool two = LNR != 0;
 #pragma omp parallel
   for (int pass = two ? 1 : 0; pass <= (two ? 2 : 0); ++pass) {

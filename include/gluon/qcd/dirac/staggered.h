@@ -31,7 +31,8 @@
 //   sites of an x-row runs: an AVX-512 CPU, double or single, X/2 a multiple of 8, one process,
 //   links r18/r12 (src/qcd/dirac/staggered_simd.h), else site_major) and the Exec's memory space.
 //   The tiled path also keeps the backward links U_mu(x - mu) (and L_mu(x - 3 mu)) stored at x:
-//   twice the link memory, for one contiguous link stream per tile and direction sense. The phases are applied in the kernel, so the stored links stay plain:
+//   twice the link memory, for one contiguous link stream per tile and direction sense.
+//   The phases are applied in the kernel, so the stored links stay plain:
 //     thin (naive) links: DiracParams::reconstruct r18, r12 or r8 (they must be SU(3));
 //     fat links: r18 only (not unitary; r12/r8 are refused with an InputError);
 //     long links: DiracParams::long_reconstruct r18, or r12 when every L_mu(x) = c W with one
