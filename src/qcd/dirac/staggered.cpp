@@ -229,8 +229,8 @@ void StaggeredDirac::init_common(FieldOrder order) {
                                  "no other), found ") + to_string(order));
   order_ = order;
   if (vectorised()) {
-    fat_back_ = detail::staggered_backward_links(fat_, 1);
-    if (improved_) long_back_ = detail::staggered_backward_links(long_, 3);
+    fat_back_ = detail::backward_links(fat_, 1);
+    if (improved_) long_back_ = detail::backward_links(long_, 3);
   }
   const Geometry& g = fat_.geometry();
   const int depth = improved_ ? 3 : 1;

@@ -3,34 +3,7 @@
 
 #include <vector>
 
-#include "gluon/runtime/error.h"
-
 namespace gluon::qcd::detail {
-
-namespace {
-template <class T>
-void fill_backward(GaugeField& b, const GaugeField& u, int dist) {
-  const SiteIndexer idx = u.geometry().indexer();
-  const FieldLayout& L = u.layout();
-  const T* src = static_cast<const T*>(u.data());
-  T* dst = static_cast<T*>(b.data());
-  const int n = L.nreals;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t s = 0; s < idx.volume; ++s)
-    for (int mu = 0; mu < 4; ++mu) {
-      const std::int64_t t = idx.neighbour(s, mu, -dist);
-      for (int r = 0; r < n; ++r) dst[L.offset(s, mu, r)] = src[L.offset(t, mu, r)];
-    }
-}
-}  // namespace
-
-GaugeField staggered_backward_links(const GaugeField& u, int dist) {
-  GaugeField b(u.params());
-  if (u.params().precision == Precision::double_) fill_backward<double>(b, u, dist);
-  else if (u.params().precision == Precision::single) fill_backward<float>(b, u, dist);
-  else throw Error("staggered backward links: double or single precision only");
-  return b;
-}
 
 namespace {
 bool tiled(const FieldLayout& l) { return l.order == FieldOrder::tiled && l.block == cpu_simd_lanes(); }

@@ -5,9 +5,6 @@
 //
 //   staggered_simd_links(fat, long)  the link compressions it reads: fat (thin) r18 or r12;
 //                                    long (improved only; nullopt for naive) r18 or r12
-//   staggered_backward_links(u, d)   the links U_mu(x - d mu) stored at x, in u's storage (double or
-//                                    single): the kernel reads a tile's backward links there
-//                                    (d = 1 fat, 3 long; the launch's fat_back / long_back)
 //   try_staggered_simd(launch, p)    runs the body launch (one parity, or the whole lattice)
 //                                    with the vector kernel and returns true when it can: CPU
 //                                    backend, precision p double or single, hops on, no cut
@@ -28,7 +25,6 @@
 namespace gluon::qcd::detail {
 
 bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks);
-GaugeField staggered_backward_links(const GaugeField& u, int dist);
 bool try_staggered_simd(const StaggeredLaunch& launch, Precision p);
 
 }  // namespace gluon::qcd::detail

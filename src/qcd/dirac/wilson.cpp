@@ -95,6 +95,7 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
   const int real_bytes = p == Precision::double_ ? 8 : 4;  // ghosts in the compute precision
   halo_ = std::make_shared<detail::SpinorHalo>(u.geometry(), boundary, ex, real_bytes, 12, 12,
                                                "wilson dslash " + to_string(p));
+  if (vectorised()) back_ = detail::backward_links(links_, 1);
 }
 
 bool WilsonDslash::split() const { return halo_->active(); }
@@ -159,6 +160,7 @@ void WilsonDslash::run(SpinorField& out, const SpinorField& in, int parity, bool
   }
   detail::DslashCall call;
   call.u = &links_;
+  call.u_back = back_.data() ? &back_ : nullptr;
   call.out = &out;
   call.in = &in;
   call.x = x;

@@ -49,6 +49,9 @@ struct DslashFold {
 
 struct DslashCall {
   const GaugeField* u = nullptr;
+  // Where the CPU vector kernel runs: u's backward links stored at the site they act on,
+  // u_back(x, mu) = u(x - mu, mu) (cpu_simd.h's backward_links); nullptr elsewhere.
+  const GaugeField* u_back = nullptr;
   SpinorField* out = nullptr;
   const SpinorField* in = nullptr;
   const SpinorField* x = nullptr;

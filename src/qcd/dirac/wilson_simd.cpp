@@ -21,9 +21,11 @@ bool try_wilson_simd(const DslashCall& call) {
   if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;
   if (call.x && !tiled(call.x->layout(), w)) return false;
   if (call.fuse != kFusePlain && !(call.c && tiled(call.c->layout(), w))) return false;
+  if (!call.u_back || !tiled(call.u_back->layout(), w)) return false;
 
   WilsonSimdArgs a;
   a.u = call.u->data();
+  a.u_back = call.u_back->data();
   a.out = call.out->data();
   a.in = call.in->data();
   a.x = call.x ? call.x->data() : nullptr;

@@ -4,8 +4,9 @@
 //
 //   try_wilson_simd(call)  runs the body of `call` with the vector kernel and returns true when
 //                          it can: CPU backend, double or single, r18 or r12, any epilogue
-//                          (plain, xpay, clover, clover on x), no cut dimension, gauge field,
-//                          vectors and clover field in the tiled order of width W, and
+//                          (plain, xpay, clover, clover on x), no cut dimension, gauge field
+//                          (and its backward copy, call.u_back), vectors and clover field in
+//                          the tiled order of width W, and
 //                          cpu_simd_available() and cpu_simd_fits(). Otherwise returns false and
 //                          the caller runs the scalar kernel (which reads any order).
 //

@@ -10,7 +10,9 @@
 // for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
 // (same k), and the x neighbours are the same tile (x+1 when o = 0, x-1 when o = 1) or the tile
 // shifted by one site, taking one site from the next (previous) tile of the row, which wraps to
-// the row's first (last) tile at the row's end: two loads and one lane shift (valign).
+// the row's first (last) tile at the row's end: two loads and one lane shift (valign). Links:
+// the 4 forward ones at the tile in u, the 4 backward ones U_mu(x - mu) stored at the tile in
+// u_back (cpu_simd.h's backward_links), so a tile reads two contiguous link streams.
 //
 // The spin algebra is that of wilson_dslash_impl.h (spin projection to two colour vectors, link
 // product, reconstruction; DeGrand-Rossi gamma_entry table), with dagger compile-time here, so
@@ -51,6 +53,7 @@ struct Kernel {
   static constexpr int kFwd = Dagger ? 1 : -1;
 
   const T* u;
+  const T* u_back;  // u_back(x, mu) = u(x - mu, mu), the same layout
   T* out;
   const T* in;
   const T* x;
@@ -71,9 +74,9 @@ struct Kernel {
   static GLUON_SIMD_INLINE C load_c(const T* tile, int sp, int c) {
     return {S::load(tile + ((sp * 3 + c) * 2) * W), S::load(tile + ((sp * 3 + c) * 2 + 1) * W)};
   }
-  // Link tile of direction mu at site s (first site of a tile).
-  GLUON_SIMD_INLINE const T* link_tile(std::int64_t s, int mu) const {
-    return u + (s / W) * (4 * NR * W) + mu * NR * W;
+  // Link tile of direction mu at site s (first site of a tile) of the links f (u or u_back).
+  static GLUON_SIMD_INLINE const T* link_tile(const T* f, std::int64_t s, int mu) {
+    return f + (s / W) * (4 * NR * W) + mu * NR * W;
   }
 
   // Half spinor h = rows 0, 1 of (1 + sgn g_mu) psi, psi read through `get(sp, c)`.
@@ -151,17 +154,18 @@ struct Kernel {
     C h[2][3];
     project<mu, kFwd>(get, h);
     if (wrap) scale(h, ph);
-    const T* lt = link_tile(s0, mu);
+    const T* lt = link_tile(u, s0, mu);
     link_add<mu, kFwd, false>(acc, [&](int r) { return S::load(lt + r * W); }, h);
   }
-  // Backward hop: the neighbours' spinors and links through getp / getu.
-  template <int mu, class GetP, class GetU>
-  GLUON_SIMD_INLINE void backward(C acc[4][3], const GetP& getp, const GetU& getu, bool wrap,
+  // Backward hop: the neighbours' spinors through getp, their links stored at the tile (u_back).
+  template <int mu, class GetP>
+  GLUON_SIMD_INLINE void backward(C acc[4][3], std::int64_t s0, const GetP& getp, bool wrap,
                                                       V ph) const {
     C h[2][3];
     project<mu, -kFwd>(getp, h);
     if (wrap) scale(h, ph);
-    link_add<mu, -kFwd, true>(acc, getu, h);
+    const T* lt = link_tile(u_back, s0, mu);
+    link_add<mu, -kFwd, true>(acc, [&](int r) { return S::load(lt + r * W); }, h);
   }
 
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
@@ -188,8 +192,8 @@ struct Kernel {
   }
 
   // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out): the
-  // tile's 10-odd streams (neighbour rows of in, the links, out, x) are too many for the
-  // hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
+  // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
+  // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
     constexpr int spinor_bytes = 24 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
     const std::int64_t i0 = tile * W;
@@ -199,8 +203,8 @@ struct Kernel {
     const std::int64_t s0 = parity * half + i0;
     const std::int64_t other = (1 - parity) * half;
     S::prefetch_bytes(spinor_tile(in, other + row * Xh + k0 - in_shift), spinor_bytes);
-    S::prefetch_bytes(link_tile(s0, 0), 4 * link_bytes);
-    S::prefetch_bytes(link_tile(other + row * Xh + k0, 0), link_bytes);
+    S::prefetch_bytes(link_tile(u, s0, 0), 4 * link_bytes);
+    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * link_bytes);
     std::int64_t r = row, rs = 1;
     for (int mu = 1; mu < 4; ++mu) {
       const int L = dims[mu];
@@ -210,7 +214,6 @@ struct Kernel {
       const std::int64_t bw = c == 0 ? row + (L - 1) * rs : row - rs;
       S::prefetch_bytes(spinor_tile(in, other + fw * Xh + k0 - in_shift), spinor_bytes);
       S::prefetch_bytes(spinor_tile(in, other + bw * Xh + k0 - in_shift), spinor_bytes);
-      S::prefetch_bytes(link_tile(other + bw * Xh + k0, mu), link_bytes);
       rs *= L;
     }
     S::prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
@@ -247,12 +250,9 @@ struct Kernel {
           const C a0 = load_c(pp, sp, cc), a1 = load_c(ps, sp, cc);
           return C{S::shift_down(a0.re, a1.re), S::shift_down(a0.im, a1.im)};
         };
-        const T* lp = link_tile(prev, 0);
-        const T* ls = link_tile(same, 0);
-        auto get_u = [&](int r) { return S::shift_down(S::load(lp + r * W), S::load(ls + r * W)); };
         V ph = S::splat(T(1));
         ph[0] = phase_b[0];
-        backward<0>(acc, get_p, get_u, wrap, ph);
+        backward<0>(acc, s0, get_p, wrap, ph);
       } else {
         // x + 1: sites k0 + 1 .. k0 + W; lane W-1 from the next tile (row's first at the end).
         const bool wrap = k0 + W == Xh;
@@ -265,8 +265,7 @@ struct Kernel {
         V ph = S::splat(T(1));
         ph[W - 1] = phase_f[0];
         forward<0>(acc, s0, get_n, wrap, ph);
-        const T* ls = link_tile(same, 0);
-        backward<0>(acc, get_same, [&](int r) { return S::load(ls + r * W); }, false, V{});
+        backward<0>(acc, s0, get_same, false, V{});
       }
     }
     // y, z, t: whole tiles of the neighbouring rows.
@@ -325,11 +324,8 @@ struct Kernel {
     {
       const bool wrap = c[mu] == 0;
       const std::int64_t nrow = wrap ? row + (L - 1) * rs : row - rs;
-      const std::int64_t nb = other + nrow * Xh + k0;
-      const T* p = spinor_tile(in, nb - in_shift);
-      const T* l = link_tile(nb, mu);
-      backward<mu>(acc, [&](int sp, int cc) { return load_c(p, sp, cc); },
-                   [&](int r) { return S::load(l + r * W); }, wrap, S::splat(phase_b[mu]));
+      const T* p = spinor_tile(in, other + nrow * Xh + k0 - in_shift);
+      backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, wrap, S::splat(phase_b[mu]));
     }
   }
 };
@@ -338,6 +334,7 @@ template <class T, int NR, bool Dagger, bool HasX, int F>
 void launch(const WilsonSimdArgs& a) {
   Kernel<T, NR, Dagger, HasX, F> k;
   k.u = static_cast<const T*>(a.u);
+  k.u_back = static_cast<const T*>(a.u_back);
   k.out = static_cast<T*>(a.out);
   k.in = static_cast<const T*>(a.in);
   k.x = static_cast<const T*>(a.x);

@@ -13,6 +13,7 @@ namespace gluon::qcd::detail {
 // subtracted from a site's index to find it in a field that holds one parity only.
 struct WilsonSimdArgs {
   const void* u = nullptr;       // tiled links of the whole lattice (4 objects of nreals)
+  const void* u_back = nullptr;  // the same layout: u_back(x, mu) = u(x - mu, mu)
   void* out = nullptr;           // tiled spinors (24 reals)
   const void* in = nullptr;
   const void* x = nullptr;       // xpay term, or nullptr

@@ -28,7 +28,9 @@
 //                         tiled (field_layout.h) and calls whose vectors (and clover field) are
 //                         tiled too run a kernel vectorised across W sites of an x-row
 //                         (src/qcd/dirac/wilson_simd.h); every other call runs the one-site
-//                         kernel, which reads any order.
+//                         kernel, which reads any order. That path also keeps the backward
+//                         links U_mu(x - mu) stored at x: twice the link memory, for one
+//                         contiguous link stream per tile and hop sense.
 //   vectorised()          whether that vector kernel runs this operator's tiled calls
 //   vector_launches()     how many calls it ran (for tests and benchmarks)
 //   DslashKind            plain | xpay | clover | clover_xpay | clover_on_x (the variants above)
@@ -107,6 +109,10 @@ class WilsonDslash {
   void run(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
            const CloverField* c, double a, int fuse, const detail::DslashFold* fold = nullptr) const;
   GaugeField links_;
+  // Where the CPU vector kernel runs: the backward links stored at the site they act on,
+  // back_(x, mu) = links_(x - mu, mu) (Grid's doubled gauge field: a tile's 4 backward links are
+  // then one contiguous stream instead of 4 neighbouring rows; twice the link memory).
+  GaugeField back_;
   std::array<double, 4> boundary_;
   runtime::Exec exec_;
   std::shared_ptr<const detail::SpinorHalo> halo_;
