@@ -1,7 +1,8 @@
 // The vectorised CPU Wilson dslash (tiled order, src/qcd/dirac/wilson_simd.h): every form it takes
 // (plain and xpay, the clover epilogues, dagger, boundary phases in every direction, r18 and r12,
 // double and single, full and parity-subset fields, one and two tiles per x-row) against the
-// plain double reference, and that it really ran (the operator's vector_launches count); the
+// plain double reference (half too: int16 with per-site norms, computed in single), and that it
+// really ran (the operator's vector_launches count); the
 // Wilson and clover operators built on it;
 // lattices, precisions and field orders it cannot take run the scalar kernel with the same
 // results. On a CPU without AVX-512 the vector path is off: the fallback tests still run.
@@ -30,11 +31,14 @@ struct Case {
   Precision p;
 };
 // W = 8 sites a vector; X/2 = W puts one tile in each x-row (every tile wraps in x), X/2 = 2W
-// two (the lane shift reads the neighbouring tile).
-const Case kFits[] = {{{16, 4, 4, 6}, Precision::double_},
-                      {{32, 4, 2, 4}, Precision::double_},
-                      {{16, 6, 4, 4}, Precision::single},
-                      {{32, 2, 4, 2}, Precision::single}};
+// two (the lane shift reads the neighbouring tile and its norms).
+const Case kFits[] = {{{16, 4, 4, 6}, Precision::double_}, {{32, 4, 2, 4}, Precision::double_},
+                      {{16, 6, 4, 4}, Precision::single},  {{32, 2, 4, 2}, Precision::single},
+                      {{16, 4, 6, 4}, Precision::half},    {{32, 2, 2, 4}, Precision::half}};
+
+// Half stores each site to 1/32767 of its largest component: errors of 3-4e-5 a dslash, so 3e-4
+// (tolerance()'s 1e-2 for half would let a wrong norm lane or phase through).
+double simd_tolerance(Precision p) { return p == Precision::half ? 3e-4 : tolerance(p); }
 
 // Phases that differ in every direction, so a phase applied on the wrong lane or direction shows.
 const std::array<double, 4> kPhases[] = {{-1.0, 0.5, -0.75, -1.0}, {1.0, 1.0, 1.0, -1.0}};
@@ -73,7 +77,7 @@ bool operator_matches_reference(const DiracParams& dp, const GaugeField& u, cons
     ref.M(want, in, dag);
     if (dag) op->Mdag(out, fin);
     else op->M(out, fin);
-    EXPECT_LT(rel_diff_to_ref(out, want), tolerance(dp.precision)) << what << " dagger " << dag;
+    EXPECT_LT(rel_diff_to_ref(out, want), simd_tolerance(dp.precision)) << what << " dagger " << dag;
   }
   return true;
 }
@@ -107,8 +111,8 @@ TEST(WilsonSimd, EveryFormMatchesTheReference) {
             d.dslash(out, fin, parity, dag);
             d.dslash_xpay(outx, fin, parity, dag, fx, -0.37);
           }
-          EXPECT_LT(rel_diff(as_canonical(out), want), tolerance(k.p)) << what << " dagger " << dag;
-          EXPECT_LT(rel_diff(as_canonical(outx), xpay(x, -0.37, want)), tolerance(k.p))
+          EXPECT_LT(rel_diff(as_canonical(out), want), simd_tolerance(k.p)) << what << " dagger " << dag;
+          EXPECT_LT(rel_diff(as_canonical(outx), xpay(x, -0.37, want)), simd_tolerance(k.p))
               << what << " xpay dagger " << dag;
           // parity-subset fields
           for (int parity : {0, 1}) {
@@ -122,7 +126,7 @@ TEST(WilsonSimd, EveryFormMatchesTheReference) {
             d.dslash_xpay(o, in_sub, parity, dag, x_sub, 1.5);
             const SpinorField want_p = reference::restrict_parity(want, parity);
             EXPECT_LT(rel_diff(as_canonical(o), xpay(reference::restrict_parity(x, parity), 1.5, want_p)),
-                      tolerance(k.p))
+                      simd_tolerance(k.p))
                 << what << " subset parity " << parity << " dagger " << dag;
           }
           EXPECT_EQ(d.vector_launches() - before, 6) << what << ": not every call took the vector path";
@@ -182,9 +186,9 @@ TEST(WilsonSimd, CloverEpiloguesMatchTheReference) {
           w.dslash_clover_on_x(o3, fin, parity, dag, a.field(false), fx, -0.25);  // A x - 0.25 D in
         }
         EXPECT_EQ(w.vector_launches() - before, 6) << what << ": not every call took the vector path";
-        EXPECT_LT(rel_diff(as_canonical(o1), ad), tolerance(k.p)) << what << " clover dagger " << dag;
-        EXPECT_LT(rel_diff(as_canonical(o2), xpay(x, 0.5, ad)), tolerance(k.p)) << what << " clover xpay dagger " << dag;
-        EXPECT_LT(rel_diff(as_canonical(o3), xpay(ax, -0.25, d)), tolerance(k.p)) << what << " clover on x dagger " << dag;
+        EXPECT_LT(rel_diff(as_canonical(o1), ad), simd_tolerance(k.p)) << what << " clover dagger " << dag;
+        EXPECT_LT(rel_diff(as_canonical(o2), xpay(x, 0.5, ad)), simd_tolerance(k.p)) << what << " clover xpay dagger " << dag;
+        EXPECT_LT(rel_diff(as_canonical(o3), xpay(ax, -0.25, d)), simd_tolerance(k.p)) << what << " clover on x dagger " << dag;
       }
     }
   }
@@ -211,12 +215,18 @@ TEST(WilsonSimd, CloverOperatorOnTiledVectorsMatchesTheReference) {
 }
 
 TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
-  // X/2 = 6 and 4 are no multiples of 8; half has no vector path.
-  const Case cases[] = {{{12, 4, 4, 4}, Precision::double_},
-                        {{8, 4, 4, 8}, Precision::single},
-                        {{16, 4, 4, 4}, Precision::half}};
+  // X/2 = 6 and 4 are no multiples of 8; r8 links have no vector path.
+  struct Fallback {
+    Case k;
+    Reconstruct r;
+  };
+  const Fallback cases[] = {{{{12, 4, 4, 4}, Precision::double_}, Reconstruct::r12},
+                            {{{8, 4, 4, 8}, Precision::single}, Reconstruct::r12},
+                            {{{12, 4, 4, 4}, Precision::half}, Reconstruct::r18},
+                            {{{16, 4, 4, 4}, Precision::single}, Reconstruct::r8},
+                            {{{16, 4, 4, 4}, Precision::half}, Reconstruct::r8}};
   const std::array<double, 4> bc{-1.0, 0.5, -0.75, -1.0};
-  for (const Case& k : cases) {
+  for (const auto& [k, r] : cases) {
     const Geometry g(k.dims);
     const GaugeField u = hot_field(g, 121);
     const SpinorField in = gaussian(g, 122);
@@ -224,8 +234,8 @@ TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
     rp.type = DiracType::wilson;
     rp.boundary = bc;
     const reference::ReferenceWilson ref(rp, u);
-    const WilsonDslash d(u, bc, k.p, Reconstruct::r12, cpu);
-    EXPECT_FALSE(d.vectorised()) << g.to_string() << " " << to_string(k.p);
+    const WilsonDslash d(u, bc, k.p, r, cpu);
+    EXPECT_FALSE(d.vectorised()) << g.to_string() << " " << to_string(k.p) << " " << to_string(r);
     EXPECT_EQ(d.order(), FieldOrder::site_major);
     SpinorFieldParams sp;
     sp.geometry = g;

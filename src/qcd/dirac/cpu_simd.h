@@ -8,10 +8,11 @@
 //                              compiler knows x86-64-v4: cpu_simd_compiled) and this CPU runs
 //                              them (AVX-512 F/BW/CD/DQ/VL = x86-64-v4), and GLUON_CPU_SIMD=0 is
 //                              not set (the scalar kernels, for comparison)
-//   cpu_simd_fits(geometry, p) the lattice and precision allow the vector path: double or single,
-//                              one process along every dimension, X/2 a multiple of W
-//   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (double or
-//                              single; Grid's doubled gauge field): the vector kernels read a
+//   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
+//                              dimension, X/2 a multiple of W (the precisions and link
+//                              compressions each kernel takes: wilson_simd.h, staggered_simd.h)
+//   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
+//                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
 //                              direction, instead of from 4 (8) neighbouring rows. Twice the link
 //                              memory, the same traffic a dslash (d = 1 Wilson and fat, 3 long)
@@ -28,7 +29,7 @@ namespace gluon::qcd::detail {
 
 int cpu_simd_lanes();
 bool cpu_simd_available();
-bool cpu_simd_fits(const Geometry& g, Precision p);
+bool cpu_simd_fits(const Geometry& g);
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

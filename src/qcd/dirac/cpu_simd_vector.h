@@ -11,6 +11,8 @@
 
 #if defined(__AVX512F__)
 
+#include <immintrin.h>  // always-inline intrinsics only: nothing the linker could pick
+
 #define GLUON_SIMD_INLINE inline __attribute__((always_inline))
 
 namespace gluon::qcd::detail {
@@ -44,6 +46,23 @@ struct Simd {
   }
   static GLUON_SIMD_INLINE void store(T* p, V v) {
     __builtin_memcpy(__builtin_assume_aligned(p, sizeof(V)), &v, sizeof(V));
+  }
+  // Half precision storage (precision.h): W int16 of W consecutive sites, as reals (exact; the
+  // caller applies the scale).
+  static GLUON_SIMD_INLINE V load(const std::int16_t* p) {
+    typedef short H __attribute__((vector_size(2 * W)));
+    H h;
+    __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
+    return __builtin_convertvector(h, V);
+  }
+  // v (already in [-32767, 32767]) rounded to the nearest integer, ties to even (round_to_half:
+  // lrintf in the default rounding mode; a NaN stores 0 as there), as W int16. Single only.
+  static GLUON_SIMD_INLINE void store(std::int16_t* p, V v) {
+    static_assert(sizeof(T) == 4, "half storage is computed in single precision");
+    __m256 f;
+    __builtin_memcpy(&f, &v, sizeof f);
+    const __m128i h = _mm256_cvtepi32_epi16(_mm256_cvtps_epi32(f));
+    _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
 
@@ -79,7 +98,8 @@ struct Simd {
   }
 
   // Software prefetch of n bytes from p into L1 (write: for a store).
-  static GLUON_SIMD_INLINE void prefetch_bytes(const T* p, int n, bool write = false) {
+  template <class P>
+  static GLUON_SIMD_INLINE void prefetch_bytes(const P* p, int n, bool write = false) {
     const char* c = reinterpret_cast<const char*>(p);
     for (int b = 0; b < n; b += 64) {
       if (write) __builtin_prefetch(c + b, 1, 3);

@@ -158,7 +158,8 @@ auto launcher(Precision prec, std::int64_t* vector_calls) {
 FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p, Reconstruct fat,
                      std::optional<Reconstruct> longlinks) {
   if (ex.on_device()) return FieldOrder::blocked;
-  return detail::cpu_simd_available() && detail::cpu_simd_fits(g, p) && detail::staggered_simd_links(fat, longlinks)
+  return detail::cpu_simd_available() && detail::cpu_simd_fits(g) && detail::staggered_simd_takes(p) &&
+                 detail::staggered_simd_links(fat, longlinks)
              ? FieldOrder::tiled
              : FieldOrder::site_major;
 }

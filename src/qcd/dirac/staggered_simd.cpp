@@ -10,6 +10,10 @@ bool tiled(const FieldLayout& l) { return l.order == FieldOrder::tiled && l.bloc
 bool simd_reconstruct(Reconstruct r) { return r == Reconstruct::r18 || r == Reconstruct::r12; }
 }  // namespace
 
+bool staggered_simd_takes(Precision p) {
+  return p == Precision::double_ || p == Precision::single || p == Precision::half;
+}
+
 bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks) {
   if (!longlinks) return simd_reconstruct(fat);
   return fat == Reconstruct::r18 && simd_reconstruct(*longlinks);
@@ -20,7 +24,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   for (int mu = 0; mu < 4; ++mu)
     if (L.view.cut[mu]) return false;
   const Geometry& g = L.fat->geometry();
-  if (!cpu_simd_available() || !cpu_simd_fits(g, p)) return false;
+  if (!cpu_simd_available() || !cpu_simd_fits(g) || !staggered_simd_takes(p)) return false;
   const std::optional<Reconstruct> lr =
       L.longlinks ? std::optional<Reconstruct>(L.longlinks->params().reconstruct) : std::nullopt;
   if (!staggered_simd_links(L.fat->params().reconstruct, lr)) return false;
@@ -43,6 +47,11 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   a.out = L.out->data();
   a.in = L.in->data();
   a.x = L.x ? L.x->data() : nullptr;
+  if (p == Precision::half) {
+    a.out_norm = L.out->norms();
+    a.in_norm = L.in->norms();
+    a.x_norm = L.x ? L.x->norms() : nullptr;
+  }
   a.fat_nreals = stored_reals(L.fat->params().reconstruct);
   a.long_nreals = L.longlinks ? stored_reals(*lr) : 0;
   for (int mu = 0; mu < 4; ++mu) {
@@ -65,7 +74,9 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   }
   for (int parity = p0; parity <= p1; ++parity) {
     a.parity = parity;
-    const bool ran = p == Precision::double_ ? staggered_simd_double(a) : staggered_simd_single(a);
+    const bool ran = p == Precision::double_ ? staggered_simd_double(a)
+                     : p == Precision::single ? staggered_simd_single(a)
+                                              : staggered_simd_half(a);
     if (!ran) return false;  // (only before the first launch: the arguments are the same for both)
   }
   if (L.dot_host) {

@@ -1,6 +1,6 @@
 #pragma once
 // Private: the naive and improved staggered dslash vectorised across W sites of one x-row
-// (staggered_simd.h), included only by staggered_simd_{double,single}_avx512.cpp. Everything
+// (staggered_simd.h), included only by staggered_simd_{double,single,half}_avx512.cpp. Everything
 // here has internal linkage and includes no library header (cpu_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
@@ -17,6 +17,12 @@
 //   out(x) = c_fat  sum_mu eta_mu(x) [ F_mu(x) in(x+mu)  - F_mu(x-mu)^+  in(x-mu) ]
 //          + c_long sum_mu eta_mu(x) [ L_mu(x) in(x+3mu) - L_mu(x-3mu)^+ in(x-3mu) ] + beta x(x)
 // with -1 for each hop across an antiperiodic boundary.
+//
+// Half precision (St = int16_t, computed in float as the scalar kernel does; precision.h): the
+// links are scaled by 1/32767 where they are loaded, each neighbour's colour vector by its site's
+// norm / 32767 through the hop's per-lane sign (a lane vector of norms, windowed with the vectors
+// in x), and the output site's norm is its largest |real| (NaN kept), as spinor_accessor.h
+// stores it. Improved half runs in one pass: a second would round the one-hop term to half.
 #include <cstdint>
 
 #include "cpu_simd_vector.h"
@@ -27,22 +33,29 @@
 namespace gluon::qcd::detail {
 namespace {
 
-// One launch: output parity, link compressions (LNR = 0: naive), xpay and the dot fixed.
-template <class T, int FNR, int LNR, bool HasX, bool Dot>
+// One launch: storage St (T, or int16_t with T = float: half), output parity, link
+// compressions (LNR = 0: naive), xpay and the dot fixed.
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot>
 struct StaggeredKernel {
   using S = Simd<T>;
   using V = typename S::V;
   using C = typename S::C;
   static constexpr int W = S::W;
   static constexpr bool kImproved = LNR != 0;
+  static constexpr bool kHalf = sizeof(St) == 2;
+  static constexpr T kHalfMax = T(32767);
 
-  const T* fat;
-  const T* lng;
-  const T* fat_back;   // fat_back(x, mu) = fat(x - mu, mu)
-  const T* long_back;  // long_back(x, mu) = long(x - 3 mu, mu)
-  T* out;
-  const T* in;
-  const T* x;
+  const St* fat;
+  const St* lng;
+  const St* fat_back;   // fat_back(x, mu) = fat(x - mu, mu)
+  const St* long_back;  // long_back(x, mu) = long(x - 3 mu, mu)
+  St* out;
+  const St* in;
+  const St* x;
+  // Half only: per-site norms of out, in, x (index: the field's site).
+  float* out_norm;
+  const float* in_norm;
+  const float* x_norm;
   int dims[4];
   int parity;
   std::int64_t half;
@@ -51,19 +64,20 @@ struct StaggeredKernel {
   int origin_parity[4], antiperiodic[4];
   int pass = 0;  // 0: the whole sum; improved in two passes: 1 the one-hop term and x, 2 the three-hop term added to out
 
-  static GLUON_SIMD_INLINE const T* vec_tile(const T* f, std::int64_t s) { return f + s * 6; }
+  template <class P>
+  static GLUON_SIMD_INLINE P* vec_tile(P* f, std::int64_t s) { return f + s * 6; }
   template <int NR>
-  static GLUON_SIMD_INLINE const T* link_tile(const T* u, std::int64_t s, int mu) {
+  static GLUON_SIMD_INLINE const St* link_tile(const St* u, std::int64_t s, int mu) {
     return u + (s / W) * (4 * NR * W) + mu * NR * W;
   }
 
   // Reals of W sites of a row whose half-row indices are those of the tile plus n, read from the
   // tiles at pa and pb (n > 0: the tile itself and the next; n < 0: the previous and the tile
-  // itself; n = 0: pa alone).
-  template <int n>
+  // itself; n = 0: pa alone). P: St (vectors; half: the stored integers), or float (norms, r = 0).
+  template <int n, class P = St>
   struct Window {
-    const T* pa;
-    const T* pb;
+    const P* pa;
+    const P* pb;
     GLUON_SIMD_INLINE V operator()(int r) const {
       if constexpr (n == 0) return S::load(pa + r * W);
       else if constexpr (n > 0) return S::template window<n>(S::load(pa + r * W), S::load(pb + r * W));
@@ -71,9 +85,27 @@ struct StaggeredKernel {
     }
   };
   struct Aligned {
-    const T* p;
+    const St* p;
     GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
+  struct Link {  // half: the stored entry / 32767
+    const St* p;
+    GLUON_SIMD_INLINE V operator()(int r) const {
+      if constexpr (kHalf) return S::load(p + r * W) * S::splat(T(1) / kHalfMax);
+      else return S::load(p + r * W);
+    }
+  };
+  // A hop's per-lane sign, times (half) the neighbours' norms / 32767 read through `norms` (a
+  // Window<n, float> or the aligned tile's norms).
+  template <class Norms>
+  GLUON_SIMD_INLINE V hop_sign(V sign, const Norms& norms) const {
+    if constexpr (kHalf) return sign * norms(0) * S::splat(T(1) / kHalfMax);
+    else return sign;
+  }
+  GLUON_SIMD_INLINE const float* norm_at(std::int64_t s) const {
+    if constexpr (kHalf) return in_norm + (s - in_shift);
+    else return nullptr;
+  }
 
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
   // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1).
@@ -109,7 +141,7 @@ struct StaggeredKernel {
   // The x hops at distance d (the tile's x parity o compile-time): the links at the tile (ub:
   // the backward ones stored there), the neighbours through windows of the row.
   template <int d, int o, int NR>
-  GLUON_SIMD_INLINE void x_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row0, int k0,
+  GLUON_SIMD_INLINE void x_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row0, int k0,
                                 int Xh, bool eta_neg) const {
     constexpr int nf = (o + d) / 2, nb = -((d - o + 1) / 2);
     const std::int64_t same = row0 + k0;
@@ -121,7 +153,8 @@ struct StaggeredKernel {
       if (nf > 0 && antiperiodic[0] && k0 + W == Xh)
         for (int i = W - nf; i < W; ++i) sign[i] = -sign[i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
-      transport_add<NR, false>(acc, Aligned{link_tile<NR>(u, s0, 0)}, v, sign);
+      sign = hop_sign(sign, Window<nf, float>{norm_at(same), norm_at(next)});
+      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign);
     }
     {
       // Lanes 0 .. -nb - 1 of the row's first tile wrap. The backward term enters with a minus.
@@ -129,13 +162,14 @@ struct StaggeredKernel {
       if (nb < 0 && antiperiodic[0] && k0 == 0)
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
       const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
-      transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, 0)}, v, sign);
+      sign = hop_sign(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
+      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign);
     }
   }
 
   // The hops of direction mu > 0 at distance d: whole tiles of the rows d away; links at the tile.
   template <int mu, int d, int NR>
-  GLUON_SIMD_INLINE void row_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row, const int* c,
+  GLUON_SIMD_INLINE void row_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row, const int* c,
                                   int Xh, int k0, bool eta_neg) const {
     std::int64_t rs = 1;  // row stride of direction mu
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
@@ -147,8 +181,8 @@ struct StaggeredKernel {
       if (d > 1 && v >= L) v -= L, ++w;
       const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, false>(acc, Aligned{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                               S::splat(neg ? T(-1) : T(1)));
+      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+                               hop_sign(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
     {
       int v = c[mu] - d, w = 0;
@@ -156,13 +190,13 @@ struct StaggeredKernel {
       if (d > 1 && v < 0) v += L, ++w;
       const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, true>(acc, Aligned{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                              S::splat(neg ? T(-1) : T(1)));
+      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+                              hop_sign(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
   }
 
   template <int d, int NR>
-  GLUON_SIMD_INLINE void all_hops(C acc[3], const T* u, const T* ub, std::int64_t s0, std::int64_t row, const int* c, int Xh,
+  GLUON_SIMD_INLINE void all_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row, const int* c, int Xh,
                                   int k0, int o, const bool* eta_neg) const {
     const std::int64_t row0 = (1 - parity) * half + row * Xh;
     if (o == 0) x_hops<d, 0, NR>(acc, u, ub, s0, row0, k0, Xh, eta_neg[0]);
@@ -175,8 +209,8 @@ struct StaggeredKernel {
   // Software prefetch of everything tile `tile` reads and writes (as in the Wilson kernel: the
   // tile's 10-odd streams are more than the hardware prefetchers run far enough ahead).
   template <int d, int NR>
-  GLUON_SIMD_INLINE void prefetch_links_and_rows(const T* u, const T* ub, std::int64_t s0, const TilePos& tp) const {
-    constexpr int vec_bytes = 6 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
+  GLUON_SIMD_INLINE void prefetch_links_and_rows(const St* u, const St* ub, std::int64_t s0, const TilePos& tp) const {
+    constexpr int link_bytes = NR * W * sizeof(St);
     const std::int64_t other = (1 - parity) * half;
     S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
     S::prefetch_bytes(link_tile<NR>(ub, s0, 0), 4 * link_bytes);
@@ -185,21 +219,29 @@ struct StaggeredKernel {
       const int L = dims[mu], c = tp.c[mu];
       const int f = (c + d) % L, b = ((c - d) % L + L) % L;
       const std::int64_t fw = tp.row + (f - c) * rs, bw = tp.row + (b - c) * rs;
-      S::prefetch_bytes(vec_tile(in, other + fw * tp.Xh + tp.k0 - in_shift), vec_bytes);
-      S::prefetch_bytes(vec_tile(in, other + bw * tp.Xh + tp.k0 - in_shift), vec_bytes);
+      prefetch_in(other + fw * tp.Xh + tp.k0);
+      prefetch_in(other + bw * tp.Xh + tp.k0);
       rs *= L;
     }
+  }
+  GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
+    S::prefetch_bytes(vec_tile(in, s - in_shift), 6 * W * sizeof(St));
+    if constexpr (kHalf) S::prefetch_bytes(norm_at(s), W * sizeof(float));
   }
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
     const TilePos tp = tile_pos(tile, dims, parity);
     const std::int64_t s0 = parity * half + tp.i0;
-    S::prefetch_bytes(vec_tile(in, (1 - parity) * half + tp.row * tp.Xh + tp.k0 - in_shift), 6 * W * sizeof(T));
+    prefetch_in((1 - parity) * half + tp.row * tp.Xh + tp.k0);
     if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
       if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
-    S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(T), true);
+    S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(St), true);
     if constexpr (HasX)
-      if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(T));
+      if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(St));
+    if constexpr (kHalf) {
+      S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
+      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
+    }
   }
 
   // The W output sites of tile `tile` of the output parity; with Dot, returns Re <x, out> there.
@@ -223,14 +265,17 @@ struct StaggeredKernel {
     if constexpr (kImproved)
       if (pass != 1) all_hops<3, LNR>(al, lng, long_back, s0, row, c, Xh, k0, o, eta_neg);
 
-    T* po = out + (s0 - out_shift) * 6;
+    St* po = out + (s0 - out_shift) * 6;
     const V cf = S::splat(c_fat);
     double dot = 0.0;
     using VD = typename VecOf<double>::type;
     VD dv{};
+    V xs{};  // half: x's norms / 32767
+    if constexpr (kHalf && HasX) xs = S::load(x_norm + (s0 - x_shift)) * S::splat(T(1) / kHalfMax);
+    V res[6];
     for (int cc = 0; cc < 3; ++cc) {
       V re, im;
-      if (pass == 2) {
+      if (kHalf ? false : pass == 2) {  // (half runs one pass)
         re = S::load(po + (2 * cc) * W);
         im = S::load(po + (2 * cc + 1) * W);
       } else {
@@ -245,9 +290,10 @@ struct StaggeredKernel {
         }
       }
       if constexpr (HasX) {
-        const T* px = x + (s0 - x_shift) * 6;
+        const St* px = x + (s0 - x_shift) * 6;
         const V bv = S::splat(beta);
-        const V xr = S::load(px + (2 * cc) * W), xi = S::load(px + (2 * cc + 1) * W);
+        V xr = S::load(px + (2 * cc) * W), xi = S::load(px + (2 * cc + 1) * W);
+        if constexpr (kHalf) xr *= xs, xi *= xs;
         if (pass != 2) {
           re += bv * xr;
           im += bv * xi;
@@ -258,25 +304,49 @@ struct StaggeredKernel {
                   __builtin_convertvector(xi, VD) * __builtin_convertvector(im, VD);
         }
       }
-      S::store(po + (2 * cc) * W, re);
-      S::store(po + (2 * cc + 1) * W, im);
+      res[2 * cc] = re;
+      res[2 * cc + 1] = im;
     }
+    store_out(po, s0, res);
     if constexpr (Dot)
       for (int i = 0; i < W; ++i) dot += dv[i];
     return dot;
   }
+
+  // The 6 reals v of the W sites from eo site s0 into out (tile po). Half: norm = max |real|
+  // per site (NaN kept; below 1e-30 the site stores zero), each real rounded from v * 32767 / norm.
+  GLUON_SIMD_INLINE void store_out(St* po, std::int64_t s0, const V v[6]) const {
+    if constexpr (kHalf) {
+      using M = typename S::M;
+      V mx{};
+      for (int r = 0; r < 6; ++r) {
+        const V a = v[r] < V{} ? -v[r] : v[r];
+        const M take = (a > mx) | (a != a);
+        mx = take ? a : mx;
+      }
+      mx = mx < S::splat(T(1e-30)) ? V{} : mx;
+      S::store(out_norm + (s0 - out_shift), mx);
+      const V k = mx > V{} ? kHalfMax / mx : V{};
+      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r] * k);
+    } else {
+      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r]);
+    }
+  }
 };
 
-template <class T, int FNR, int LNR, bool HasX, bool Dot>
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot>
 void launch(const StaggeredSimdArgs& a) {
-  StaggeredKernel<T, FNR, LNR, HasX, Dot> k;
-  k.fat = static_cast<const T*>(a.fat);
-  k.lng = static_cast<const T*>(a.lng);
-  k.fat_back = static_cast<const T*>(a.fat_back);
-  k.long_back = static_cast<const T*>(a.long_back);
-  k.out = static_cast<T*>(a.out);
-  k.in = static_cast<const T*>(a.in);
-  k.x = static_cast<const T*>(a.x);
+  StaggeredKernel<T, St, FNR, LNR, HasX, Dot> k;
+  k.fat = static_cast<const St*>(a.fat);
+  k.lng = static_cast<const St*>(a.lng);
+  k.fat_back = static_cast<const St*>(a.fat_back);
+  k.long_back = static_cast<const St*>(a.long_back);
+  k.out = static_cast<St*>(a.out);
+  k.in = static_cast<const St*>(a.in);
+  k.x = static_cast<const St*>(a.x);
+  k.out_norm = a.out_norm;
+  k.in_norm = a.in_norm;
+  k.x_norm = a.x_norm;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
     k.origin_parity[mu] = a.origin_parity[mu];
@@ -300,7 +370,8 @@ void launch(const StaggeredSimdArgs& a) {
   // Improved: the one-hop term first, then the three-hop term added to out. Each pass reads
   // about half the streams, which the prefetchers keep up with: median +3% (double r18) and
   // +36% (single r12) on the 2-core VM, for 2 more vector passes (out read and written again).
-  const bool two = LNR != 0;
+  // Not in half, where out between the passes would be rounded to half.
+  const bool two = LNR != 0 && sizeof(St) != 2;
 #pragma omp parallel
   for (int pass = two ? 1 : 0; pass <= (two ? 2 : 0); ++pass) {
     auto kp = k;
@@ -320,26 +391,30 @@ void launch(const StaggeredSimdArgs& a) {
   }
 }
 
-template <class T, int FNR, int LNR>
+template <class T, class St, int FNR, int LNR>
 void launch_x(const StaggeredSimdArgs& a) {
-  if (!a.x) return launch<T, FNR, LNR, false, false>(a);
-  if (a.dot_partials) return launch<T, FNR, LNR, true, true>(a);
-  launch<T, FNR, LNR, true, false>(a);
+  if (!a.x) return launch<T, St, FNR, LNR, false, false>(a);
+  if (a.dot_partials) return launch<T, St, FNR, LNR, true, true>(a);
+  launch<T, St, FNR, LNR, true, false>(a);
 }
 
-template <class T>
+// Computed in T, stored as St (T, or int16_t for half with T = float).
+template <class T, class St = T>
 bool run(const StaggeredSimdArgs& a) {
   if ((a.dot_partials && !a.x) || !a.fat_back || (a.lng && !a.long_back)) return false;
+  if constexpr (sizeof(St) == 2) {
+    if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm)) return false;
+  }
   const bool fat18 = a.fat_nreals == 18, fat12 = a.fat_nreals == 12;
   if (!a.lng) {
-    if (fat18) launch_x<T, 18, 0>(a);
-    else if (fat12) launch_x<T, 12, 0>(a);
+    if (fat18) launch_x<T, St, 18, 0>(a);
+    else if (fat12) launch_x<T, St, 12, 0>(a);
     else return false;
     return true;
   }
   if (!fat18) return false;
-  if (a.long_nreals == 18) launch_x<T, 18, 18>(a);
-  else if (a.long_nreals == 12) launch_x<T, 18, 12>(a);
+  if (a.long_nreals == 18) launch_x<T, St, 18, 18>(a);
+  else if (a.long_nreals == 12) launch_x<T, St, 18, 12>(a);
   else return false;
   return true;
 }

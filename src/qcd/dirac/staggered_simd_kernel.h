@@ -26,6 +26,10 @@ struct StaggeredSimdArgs {
   void* out = nullptr;         // tiled colour vectors (6 reals)
   const void* in = nullptr;
   const void* x = nullptr;     // xpay term, or nullptr
+  // Half precision: the vectors' per-site norms.
+  float* out_norm = nullptr;
+  const float* in_norm = nullptr;
+  const float* x_norm = nullptr;
   int fat_nreals = 18;         // 18 or 12
   int long_nreals = 18;        // 18 or 12 (improved only)
   int dims[4] = {0, 0, 0, 0};
@@ -44,5 +48,6 @@ struct StaggeredSimdArgs {
 // AVX-512 (a non-x86 build) or for arguments they do not take, so callers need no build flag.
 bool staggered_simd_double(const StaggeredSimdArgs& a);
 bool staggered_simd_single(const StaggeredSimdArgs& a);
+bool staggered_simd_half(const StaggeredSimdArgs& a);  // int16 storage, computed in float
 
 }  // namespace gluon::qcd::detail

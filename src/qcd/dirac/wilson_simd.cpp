@@ -9,15 +9,19 @@ namespace {
 bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled && l.block == w; }
 }  // namespace
 
+bool wilson_simd_takes(Precision p, Reconstruct r) {
+  return (r == Reconstruct::r18 || r == Reconstruct::r12) &&
+         (p == Precision::double_ || p == Precision::single || p == Precision::half);
+}
+
 bool try_wilson_simd(const DslashCall& call) {
   if (call.ex.backend != runtime::Backend::cpu || call.op != DslashCall::body) return false;
   for (int mu = 0; mu < 4; ++mu)
     if (call.view.cut[mu]) return false;
   const auto& gp = call.u->params();
-  if (gp.reconstruct != Reconstruct::r18 && gp.reconstruct != Reconstruct::r12) return false;
-  if (gp.precision != Precision::double_ && gp.precision != Precision::single) return false;
+  if (!wilson_simd_takes(gp.precision, gp.reconstruct)) return false;
   const int w = cpu_simd_lanes();
-  if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry(), gp.precision)) return false;
+  if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry())) return false;
   if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;
   if (call.x && !tiled(call.x->layout(), w)) return false;
   if (call.fuse != kFusePlain && !(call.c && tiled(call.c->layout(), w))) return false;
@@ -30,6 +34,12 @@ bool try_wilson_simd(const DslashCall& call) {
   a.in = call.in->data();
   a.x = call.x ? call.x->data() : nullptr;
   a.clover = call.fuse != kFusePlain ? call.c->data() : nullptr;
+  if (gp.precision == Precision::half) {
+    a.out_norm = call.out->norms();
+    a.in_norm = call.in->norms();
+    a.x_norm = call.x ? call.x->norms() : nullptr;
+    a.clover_norm = call.fuse != kFusePlain ? call.c->norms() : nullptr;
+  }
   a.fuse = call.fuse;
   a.nreals = stored_reals(gp.reconstruct);
   const SiteIndexer idx = call.u->geometry().indexer();
@@ -45,7 +55,12 @@ bool try_wilson_simd(const DslashCall& call) {
   a.x_shift = call.x ? parity_shift(*call.x, call.parity) : 0;
   a.a = call.a;
   a.dagger = call.dagger;
-  return gp.precision == Precision::double_ ? wilson_simd_double(a) : wilson_simd_single(a);
+  switch (gp.precision) {
+    case Precision::double_: return wilson_simd_double(a);
+    case Precision::single: return wilson_simd_single(a);
+    case Precision::half: return wilson_simd_half(a);
+  }
+  return false;
 }
 
 }  // namespace gluon::qcd::detail

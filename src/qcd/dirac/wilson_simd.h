@@ -2,21 +2,24 @@
 // Private: the CPU Wilson dslash vectorised across sites (Grid's approach), for the tiled field
 // order (field_layout.h) of the CPU Wilson operator; when it can run: cpu_simd.h.
 //
+//   wilson_simd_takes(p, r)  the precisions and link compressions it reads: double, single and
+//                          half (int16 with per-site norms, computed in single), r18 and r12
 //   try_wilson_simd(call)  runs the body of `call` with the vector kernel and returns true when
-//                          it can: CPU backend, double or single, r18 or r12, any epilogue
+//                          it can: CPU backend, wilson_simd_takes, any epilogue
 //                          (plain, xpay, clover, clover on x), no cut dimension, gauge field
 //                          (and its backward copy, call.u_back), vectors and clover field in
 //                          the tiled order of width W, and
 //                          cpu_simd_available() and cpu_simd_fits(). Otherwise returns false and
 //                          the caller runs the scalar kernel (which reads any order).
 //
-// The vector kernels live in wilson_simd_{double,single}_avx512.cpp (wilson_simd_impl.h).
+// The vector kernels live in wilson_simd_{double,single,half}_avx512.cpp (wilson_simd_impl.h).
 #include "cpu_simd.h"
 #include "wilson_internal.h"
 #include "wilson_simd_kernel.h"
 
 namespace gluon::qcd::detail {
 
+bool wilson_simd_takes(Precision p, Reconstruct r);
 bool try_wilson_simd(const DslashCall& call);
 
 }  // namespace gluon::qcd::detail

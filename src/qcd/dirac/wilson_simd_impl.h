@@ -1,6 +1,6 @@
 #pragma once
 // Private: the Wilson dslash vectorised across W sites of one x-row (wilson_simd.h), included only
-// by wilson_simd_{double,single}_avx512.cpp. Everything here has internal linkage and includes no
+// by wilson_simd_{double,single,half}_avx512.cpp. Everything here has internal linkage and includes no
 // library header (wilson_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
@@ -13,6 +13,12 @@
 // the row's first (last) tile at the row's end: two loads and one lane shift (valign). Links:
 // the 4 forward ones at the tile in u, the 4 backward ones U_mu(x - mu) stored at the tile in
 // u_back (cpu_simd.h's backward_links), so a tile reads two contiguous link streams.
+//
+// Half precision (St = int16_t, computed in float as the scalar kernel does; precision.h): the
+// stored integers are converted exactly, the links scaled by 1/32767 where they are loaded, each
+// neighbour's half spinor h by its site's norm / 32767 (a lane vector of norms, shifted with the
+// spinor in x) together with the boundary phase, and the output site's norm is its largest
+// |real| (NaN kept), as spinor_accessor.h stores it.
 //
 // The spin algebra is that of wilson_dslash_impl.h (spin projection to two colour vectors, link
 // product, reconstruction; DeGrand-Rossi gamma_entry table), with dagger compile-time here, so
@@ -42,22 +48,31 @@ constexpr Entry kGamma[4][4] = {
 // Epilogues (wilson_internal.h's DslashFuse): out = a D in (+ x), a C D in (+ x), C x + a D in.
 enum Fuse : int { kPlain = 0, kClover = 1, kCloverOnX = 2 };
 
-// One launch: output parity, dagger, link compression and epilogue fixed.
-template <class T, int NR, bool Dagger, bool HasX, int F>
+// One launch: storage St (T, or int16_t with T = float: half), output parity, dagger, link
+// compression and epilogue fixed.
+template <class T, class St, int NR, bool Dagger, bool HasX, int F>
 struct Kernel {
   using S = Simd<T>;
   using V = typename S::V;
   using C = typename S::C;
   static constexpr int W = S::W;
+  static constexpr bool kHalf = sizeof(St) == 2;
+  static constexpr T kHalfMax = T(32767);
   // Forward hop projector 1 - g_mu (D) or 1 + g_mu (D^dagger); backward the other.
   static constexpr int kFwd = Dagger ? 1 : -1;
 
-  const T* u;
-  const T* u_back;  // u_back(x, mu) = u(x - mu, mu), the same layout
-  T* out;
-  const T* in;
-  const T* x;
-  const T* clov;  // tiled clover field: 2 chiral blocks of 36 reals a site
+  const St* u;
+  const St* u_back;  // u_back(x, mu) = u(x - mu, mu), the same layout
+  St* out;
+  const St* in;
+  const St* x;
+  const St* clov;  // tiled clover field: 2 chiral blocks of 36 reals a site
+  // Half only: per-site norms of out, in, x (index: the field's site) and of the clover blocks
+  // (index 2 s + block).
+  float* out_norm;
+  const float* in_norm;
+  const float* x_norm;
+  const float* clov_norm;
   int dims[4];
   int parity;
   std::int64_t half;
@@ -67,16 +82,38 @@ struct Kernel {
 
 
   // Spinor tile holding site s (first site of a tile) of `f`.
-  static GLUON_SIMD_INLINE const T* spinor_tile(const T* f, std::int64_t s) {
+  template <class P>
+  static GLUON_SIMD_INLINE P* spinor_tile(P* f, std::int64_t s) {
     return f + s * 24;  // (s / W) * 24 * W
   }
-  // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im.
-  static GLUON_SIMD_INLINE C load_c(const T* tile, int sp, int c) {
+  // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
+  // the stored integers (the caller scales).
+  static GLUON_SIMD_INLINE C load_c(const St* tile, int sp, int c) {
     return {S::load(tile + ((sp * 3 + c) * 2) * W), S::load(tile + ((sp * 3 + c) * 2 + 1) * W)};
   }
+  // Half: the norms / 32767 of the W sites of `in` from site s (first of a tile); else unused.
+  GLUON_SIMD_INLINE V in_scale(std::int64_t s) const {
+    if constexpr (kHalf) return S::load(in_norm + (s - in_shift)) * S::splat(T(1) / kHalfMax);
+    else return V{};
+  }
   // Link tile of direction mu at site s (first site of a tile) of the links f (u or u_back).
-  static GLUON_SIMD_INLINE const T* link_tile(const T* f, std::int64_t s, int mu) {
+  static GLUON_SIMD_INLINE const St* link_tile(const St* f, std::int64_t s, int mu) {
     return f + (s / W) * (4 * NR * W) + mu * NR * W;
+  }
+  static GLUON_SIMD_INLINE V link_real(const St* p) {
+    if constexpr (kHalf) return S::load(p) * S::splat(T(1) / kHalfMax);
+    else return S::load(p);
+  }
+  // Whether a hop's half spinor is scaled, and by what (sc): the boundary phase ph where the hop
+  // wraps; in half also the neighbours' norms / 32767 (nrm, in_scale), on every hop.
+  static GLUON_SIMD_INLINE bool hop_scale(bool wrap, V ph, V nrm, V& sc) {
+    if constexpr (kHalf) {
+      sc = wrap ? nrm * ph : nrm;
+      return true;
+    } else {
+      sc = ph;
+      return wrap;
+    }
   }
 
   // Half spinor h = rows 0, 1 of (1 + sgn g_mu) psi, psi read through `get(sp, c)`.
@@ -147,35 +184,46 @@ struct Kernel {
       for (int c = 0; c < 3; ++c) h[k][c] = {h[k][c].re * ph, h[k][c].im * ph};
   }
 
-  // Forward hop of direction mu: the neighbours' spinors through `get`, the links at the tile.
+  // Forward hop of direction mu: the neighbours' spinors through `get`, h scaled by sc where
+  // `scaled` (hop_scale), the links at the tile.
   template <int mu, class Get>
-  GLUON_SIMD_INLINE void forward(C acc[4][3], std::int64_t s0, const Get& get, bool wrap,
-                                                     V ph) const {
+  GLUON_SIMD_INLINE void forward(C acc[4][3], std::int64_t s0, const Get& get, bool scaled,
+                                                     V sc) const {
     C h[2][3];
     project<mu, kFwd>(get, h);
-    if (wrap) scale(h, ph);
-    const T* lt = link_tile(u, s0, mu);
-    link_add<mu, kFwd, false>(acc, [&](int r) { return S::load(lt + r * W); }, h);
+    if (scaled) scale(h, sc);
+    const St* lt = link_tile(u, s0, mu);
+    link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * W); }, h);
   }
   // Backward hop: the neighbours' spinors through getp, their links stored at the tile (u_back).
   template <int mu, class GetP>
-  GLUON_SIMD_INLINE void backward(C acc[4][3], std::int64_t s0, const GetP& getp, bool wrap,
-                                                      V ph) const {
+  GLUON_SIMD_INLINE void backward(C acc[4][3], std::int64_t s0, const GetP& getp, bool scaled,
+                                                      V sc) const {
     C h[2][3];
     project<mu, -kFwd>(getp, h);
-    if (wrap) scale(h, ph);
-    const T* lt = link_tile(u_back, s0, mu);
-    link_add<mu, -kFwd, true>(acc, [&](int r) { return S::load(lt + r * W); }, h);
+    if (scaled) scale(h, sc);
+    const St* lt = link_tile(u_back, s0, mu);
+    link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * W); }, h);
   }
 
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
   // entries, then the 15 complex entries below the diagonal, row by row).
+  // Half: C = the stored integers times the block's norm / 32767, applied to w first.
   GLUON_SIMD_INLINE void apply_clover(std::int64_t s0, C v[4][3]) const {
-    const T* ct = clov + (s0 / W) * (72 * W);
+    const St* ct = clov + (s0 / W) * (72 * W);
+    V bscale[2];
+    if constexpr (kHalf) {  // norms [2 s + b]: the W sites' pairs, split into blocks 0 and 1
+      using M = typename S::M;
+      const V n0 = S::load(clov_norm + 2 * s0), n1 = S::load(clov_norm + 2 * s0 + W);
+      bscale[0] = __builtin_shuffle(n0, n1, M{0, 2, 4, 6, 8, 10, 12, 14}) * S::splat(T(1) / kHalfMax);
+      bscale[1] = __builtin_shuffle(n0, n1, M{1, 3, 5, 7, 9, 11, 13, 15}) * S::splat(T(1) / kHalfMax);
+    }
     for (int b = 0; b < 2; ++b) {
-      const T* cb = ct + b * 36 * W;
+      const St* cb = ct + b * 36 * W;
       C w[6], o[6];
       for (int cc = 0; cc < 3; ++cc) w[cc] = v[2 * b][cc], w[3 + cc] = v[2 * b + 1][cc];
+      if constexpr (kHalf)
+        for (int i = 0; i < 6; ++i) w[i] = {w[i].re * bscale[b], w[i].im * bscale[b]};
       for (int i = 0; i < 6; ++i) {
         const V d = S::load(cb + i * W);
         o[i] = {d * w[i].re, d * w[i].im};
@@ -195,14 +243,14 @@ struct Kernel {
   // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
   // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
-    constexpr int spinor_bytes = 24 * W * sizeof(T), link_bytes = NR * W * sizeof(T);
+    constexpr int spinor_bytes = 24 * W * sizeof(St), link_bytes = NR * W * sizeof(St);
     const std::int64_t i0 = tile * W;
     const int Xh = dims[0] / 2;
     const std::int64_t row = i0 / Xh;
     const int k0 = static_cast<int>(i0 - row * Xh);
     const std::int64_t s0 = parity * half + i0;
     const std::int64_t other = (1 - parity) * half;
-    S::prefetch_bytes(spinor_tile(in, other + row * Xh + k0 - in_shift), spinor_bytes);
+    prefetch_in(other + row * Xh + k0);
     S::prefetch_bytes(link_tile(u, s0, 0), 4 * link_bytes);
     S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * link_bytes);
     std::int64_t r = row, rs = 1;
@@ -212,13 +260,66 @@ struct Kernel {
       r /= L;
       const std::int64_t fw = c == L - 1 ? row - (L - 1) * rs : row + rs;
       const std::int64_t bw = c == 0 ? row + (L - 1) * rs : row - rs;
-      S::prefetch_bytes(spinor_tile(in, other + fw * Xh + k0 - in_shift), spinor_bytes);
-      S::prefetch_bytes(spinor_tile(in, other + bw * Xh + k0 - in_shift), spinor_bytes);
+      prefetch_in(other + fw * Xh + k0);
+      prefetch_in(other + bw * Xh + k0);
       rs *= L;
     }
     S::prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
     if constexpr (HasX) S::prefetch_bytes(x + (s0 - x_shift) * 24, spinor_bytes);
-    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / W) * (72 * W), 72 * W * sizeof(T));
+    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / W) * (72 * W), 72 * W * sizeof(St));
+    if constexpr (kHalf) {
+      S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
+      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
+      if constexpr (F != kPlain) S::prefetch_bytes(clov_norm + 2 * s0, 2 * W * sizeof(float));
+    }
+  }
+  GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
+    S::prefetch_bytes(spinor_tile(in, s - in_shift), 24 * W * sizeof(St));
+    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), W * sizeof(float));
+  }
+
+  // The W sites of a spinor field f (norms fn) from site s (first of a tile), decoded.
+  GLUON_SIMD_INLINE void load_spinor(const St* f, const float* fn, std::int64_t s, C v[4][3]) const {
+    const St* p = spinor_tile(f, s);
+    V sc{};
+    if constexpr (kHalf) sc = S::load(fn + s) * S::splat(T(1) / kHalfMax);
+    for (int sp = 0; sp < 4; ++sp)
+      for (int cc = 0; cc < 3; ++cc) {
+        v[sp][cc] = load_c(p, sp, cc);
+        if constexpr (kHalf) v[sp][cc] = {v[sp][cc].re * sc, v[sp][cc].im * sc};
+      }
+  }
+  // Stores v at the W sites of out from eo site s0. Half: norm = max |real| per site (NaN
+  // kept; below 1e-30 the site stores zero), each real rounded from v * 32767 / norm.
+  GLUON_SIMD_INLINE void store_out(std::int64_t s0, const C v[4][3]) const {
+    St* po = spinor_tile(out, s0 - out_shift);
+    if constexpr (kHalf) {
+      using M = typename S::M;
+      V mx{};
+      auto fold = [&](V a) {
+        a = a < V{} ? -a : a;
+        const M take = (a > mx) | (a != a);
+        mx = take ? a : mx;
+      };
+      for (int sp = 0; sp < 4; ++sp)
+        for (int cc = 0; cc < 3; ++cc) fold(v[sp][cc].re), fold(v[sp][cc].im);
+      mx = mx < S::splat(T(1e-30)) ? V{} : mx;
+      S::store(out_norm + (s0 - out_shift), mx);
+      const V k = mx > V{} ? kHalfMax / mx : V{};
+      for (int sp = 0; sp < 4; ++sp)
+        for (int cc = 0; cc < 3; ++cc) {
+          const int r = (sp * 3 + cc) * 2;
+          S::store(po + r * W, v[sp][cc].re * k);
+          S::store(po + (r + 1) * W, v[sp][cc].im * k);
+        }
+    } else {
+      for (int sp = 0; sp < 4; ++sp)
+        for (int cc = 0; cc < 3; ++cc) {
+          const int r = (sp * 3 + cc) * 2;
+          S::store(po + r * W, v[sp][cc].re);
+          S::store(po + (r + 1) * W, v[sp][cc].im);
+        }
+    }
   }
 
   // The W output sites of tile `tile` of the output parity.
@@ -238,34 +339,44 @@ struct Kernel {
     // x: aligned neighbours (same k) one way, shifted by one site the other way.
     {
       const std::int64_t same = row0 + k0;
-      const T* ps = spinor_tile(in, same - in_shift);
+      const St* ps = spinor_tile(in, same - in_shift);
       auto get_same = [&](int sp, int cc) { return load_c(ps, sp, cc); };
+      const V n_same = in_scale(same);
+      V sc;
       if (o == 0) {
-        forward<0>(acc, s0, get_same, false, V{});
+        const bool s_fwd = hop_scale(false, V{}, n_same, sc);
+        forward<0>(acc, s0, get_same, s_fwd, sc);
         // x - 1: sites k0 - 1 .. k0 + W - 2; lane 0 from the previous tile (row's last at k0 = 0).
         const bool wrap = k0 == 0;
         const std::int64_t prev = wrap ? row0 + Xh - W : same - W;
-        const T* pp = spinor_tile(in, prev - in_shift);
+        const St* pp = spinor_tile(in, prev - in_shift);
         auto get_p = [&](int sp, int cc) {
           const C a0 = load_c(pp, sp, cc), a1 = load_c(ps, sp, cc);
           return C{S::shift_down(a0.re, a1.re), S::shift_down(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
         ph[0] = phase_b[0];
-        backward<0>(acc, s0, get_p, wrap, ph);
+        V n_prev{};
+        if constexpr (kHalf) n_prev = S::shift_down(in_scale(prev), n_same);
+        const bool s_bwd = hop_scale(wrap, ph, n_prev, sc);
+        backward<0>(acc, s0, get_p, s_bwd, sc);
       } else {
         // x + 1: sites k0 + 1 .. k0 + W; lane W-1 from the next tile (row's first at the end).
         const bool wrap = k0 + W == Xh;
         const std::int64_t next = wrap ? row0 : same + W;
-        const T* pn = spinor_tile(in, next - in_shift);
+        const St* pn = spinor_tile(in, next - in_shift);
         auto get_n = [&](int sp, int cc) {
           const C a0 = load_c(ps, sp, cc), a1 = load_c(pn, sp, cc);
           return C{S::shift_up(a0.re, a1.re), S::shift_up(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
         ph[W - 1] = phase_f[0];
-        forward<0>(acc, s0, get_n, wrap, ph);
-        backward<0>(acc, s0, get_same, false, V{});
+        V n_next{};
+        if constexpr (kHalf) n_next = S::shift_up(n_same, in_scale(next));
+        const bool s_fwd = hop_scale(wrap, ph, n_next, sc);
+        forward<0>(acc, s0, get_n, s_fwd, sc);
+        const bool s_bwd = hop_scale(false, V{}, n_same, sc);
+        backward<0>(acc, s0, get_same, s_bwd, sc);
       }
     }
     // y, z, t: whole tiles of the neighbouring rows.
@@ -273,39 +384,29 @@ struct Kernel {
     hop_row<2>(acc, s0, row, c, Xh, k0);
     hop_row<3>(acc, s0, row, c, Xh, k0);
 
-    T* po = out + (s0 - out_shift) * 24;
     const V av = S::splat(a);
     if constexpr (F == kCloverOnX) {  // C x + a acc
-      const T* px = x + (s0 - x_shift) * 24;
       C xv[4][3];
-      for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) xv[sp][cc] = load_c(px, sp, cc);
+      load_spinor(x, x_norm, s0 - x_shift, xv);
       apply_clover(s0, xv);
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) {
-          const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * W, xv[sp][cc].re + av * acc[sp][cc].re);
-          S::store(po + (r + 1) * W, xv[sp][cc].im + av * acc[sp][cc].im);
-        }
+        for (int cc = 0; cc < 3; ++cc)
+          acc[sp][cc] = {xv[sp][cc].re + av * acc[sp][cc].re, xv[sp][cc].im + av * acc[sp][cc].im};
+      store_out(s0, acc);
       return;
     }
     if constexpr (F == kClover) apply_clover(s0, acc);
     if constexpr (HasX) {
-      const T* px = x + (s0 - x_shift) * 24;
+      C xv[4][3];
+      load_spinor(x, x_norm, s0 - x_shift, xv);
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) {
-          const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * W, S::load(px + r * W) + av * acc[sp][cc].re);
-          S::store(po + (r + 1) * W, S::load(px + (r + 1) * W) + av * acc[sp][cc].im);
-        }
+        for (int cc = 0; cc < 3; ++cc)
+          acc[sp][cc] = {xv[sp][cc].re + av * acc[sp][cc].re, xv[sp][cc].im + av * acc[sp][cc].im};
     } else {
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) {
-          const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * W, av * acc[sp][cc].re);
-          S::store(po + (r + 1) * W, av * acc[sp][cc].im);
-        }
+        for (int cc = 0; cc < 3; ++cc) acc[sp][cc] = {av * acc[sp][cc].re, av * acc[sp][cc].im};
     }
+    store_out(s0, acc);
   }
 
   template <int mu>
@@ -315,30 +416,39 @@ struct Kernel {
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
     const std::int64_t other = (1 - parity) * half;
     const int L = dims[mu];
+    V sc;
     {
       const bool wrap = c[mu] == L - 1;
       const std::int64_t nrow = wrap ? row - (L - 1) * rs : row + rs;
-      const T* p = spinor_tile(in, other + nrow * Xh + k0 - in_shift);
-      forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, wrap, S::splat(phase_f[mu]));
+      const std::int64_t nb = other + nrow * Xh + k0;
+      const St* p = spinor_tile(in, nb - in_shift);
+      const bool scaled = hop_scale(wrap, S::splat(phase_f[mu]), in_scale(nb), sc);
+      forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
     }
     {
       const bool wrap = c[mu] == 0;
       const std::int64_t nrow = wrap ? row + (L - 1) * rs : row - rs;
-      const T* p = spinor_tile(in, other + nrow * Xh + k0 - in_shift);
-      backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, wrap, S::splat(phase_b[mu]));
+      const std::int64_t nb = other + nrow * Xh + k0;
+      const St* p = spinor_tile(in, nb - in_shift);
+      const bool scaled = hop_scale(wrap, S::splat(phase_b[mu]), in_scale(nb), sc);
+      backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
     }
   }
 };
 
-template <class T, int NR, bool Dagger, bool HasX, int F>
+template <class T, class St, int NR, bool Dagger, bool HasX, int F>
 void launch(const WilsonSimdArgs& a) {
-  Kernel<T, NR, Dagger, HasX, F> k;
-  k.u = static_cast<const T*>(a.u);
-  k.u_back = static_cast<const T*>(a.u_back);
-  k.out = static_cast<T*>(a.out);
-  k.in = static_cast<const T*>(a.in);
-  k.x = static_cast<const T*>(a.x);
-  k.clov = static_cast<const T*>(a.clover);
+  Kernel<T, St, NR, Dagger, HasX, F> k;
+  k.u = static_cast<const St*>(a.u);
+  k.u_back = static_cast<const St*>(a.u_back);
+  k.out = static_cast<St*>(a.out);
+  k.in = static_cast<const St*>(a.in);
+  k.x = static_cast<const St*>(a.x);
+  k.clov = static_cast<const St*>(a.clover);
+  k.out_norm = a.out_norm;
+  k.in_norm = a.in_norm;
+  k.x_norm = a.x_norm;
+  k.clov_norm = a.clover_norm;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
     k.phase_f[mu] = static_cast<T>(a.phase_f[mu]);
@@ -361,28 +471,34 @@ void launch(const WilsonSimdArgs& a) {
   }
 }
 
-template <class T, int NR, bool Dagger>
+template <class T, class St, int NR, bool Dagger>
 void launch_fuse(const WilsonSimdArgs& a) {
   const bool x = a.x != nullptr;
   switch (a.fuse) {
-    case kPlain: return x ? launch<T, NR, Dagger, true, kPlain>(a) : launch<T, NR, Dagger, false, kPlain>(a);
-    case kClover: return x ? launch<T, NR, Dagger, true, kClover>(a) : launch<T, NR, Dagger, false, kClover>(a);
-    default: return launch<T, NR, Dagger, true, kCloverOnX>(a);
+    case kPlain:
+      return x ? launch<T, St, NR, Dagger, true, kPlain>(a) : launch<T, St, NR, Dagger, false, kPlain>(a);
+    case kClover:
+      return x ? launch<T, St, NR, Dagger, true, kClover>(a) : launch<T, St, NR, Dagger, false, kClover>(a);
+    default: return launch<T, St, NR, Dagger, true, kCloverOnX>(a);
   }
 }
 
-template <class T, int NR>
+template <class T, class St, int NR>
 void launch_recon(const WilsonSimdArgs& a) {
-  if (a.dagger) launch_fuse<T, NR, true>(a);
-  else launch_fuse<T, NR, false>(a);
+  if (a.dagger) launch_fuse<T, St, NR, true>(a);
+  else launch_fuse<T, St, NR, false>(a);
 }
 
-template <class T>
+// Computed in T, stored as St (T, or int16_t for half with T = float).
+template <class T, class St = T>
 bool run(const WilsonSimdArgs& a) {
   if (a.fuse < kPlain || a.fuse > kCloverOnX || (a.fuse != kPlain && !a.clover) || (a.fuse == kCloverOnX && !a.x))
     return false;
-  if (a.nreals == 18) launch_recon<T, 18>(a);
-  else if (a.nreals == 12) launch_recon<T, 12>(a);
+  if constexpr (sizeof(St) == 2) {
+    if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm) || (a.fuse != kPlain && !a.clover_norm)) return false;
+  }
+  if (a.nreals == 18) launch_recon<T, St, 18>(a);
+  else if (a.nreals == 12) launch_recon<T, St, 12>(a);
   else return false;
   return true;
 }

@@ -18,6 +18,11 @@ struct WilsonSimdArgs {
   const void* in = nullptr;
   const void* x = nullptr;       // xpay term, or nullptr
   const void* clover = nullptr;  // tiled clover field (2 blocks of 36 reals), for fuse 1 and 2
+  // Half precision: the fields' per-site norms (clover: per site and block, [2 s + b]).
+  float* out_norm = nullptr;
+  const float* in_norm = nullptr;
+  const float* x_norm = nullptr;
+  const float* clover_norm = nullptr;
   int fuse = 0;                  // DslashFuse (wilson_internal.h)
   int nreals = 18;               // 18 or 12
   int dims[4] = {0, 0, 0, 0};
@@ -33,5 +38,6 @@ struct WilsonSimdArgs {
 // AVX-512 (a non-x86 build), so callers need no build flag.
 bool wilson_simd_double(const WilsonSimdArgs& a);
 bool wilson_simd_single(const WilsonSimdArgs& a);
+bool wilson_simd_half(const WilsonSimdArgs& a);  // int16 storage, computed in float
 
 }  // namespace gluon::qcd::detail
