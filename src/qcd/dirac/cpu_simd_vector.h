@@ -66,6 +66,24 @@ struct Simd {
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
 
+  // N reals of the W sites of a tile (v[r]: real r) stored in half precision at p (real r at
+  // p + r W), with each site's norm at norm[0 .. W): spinor_accessor.h's encoding, norm = the
+  // site's largest |real| (a NaN kept, so the site reads back NaN; below 1e-30 the site stores
+  // zero), each real rounded from v * 32767 / norm.
+  template <int N>
+  static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v) {
+    V mx{};
+    for (int r = 0; r < N; ++r) {
+      const V a = v[r] < V{} ? -v[r] : v[r];
+      const M take = (a > mx) | (a != a);
+      mx = take ? a : mx;
+    }
+    mx = mx < splat(T(1e-30)) ? V{} : mx;
+    store(norm, mx);
+    const V k = mx > V{} ? T(32767) / mx : V{};
+    for (int r = 0; r < N; ++r) store(p + r * W, v[r] * k);
+  }
+
   // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,
   // b consecutive tiles, the sites n to the right; with n = W - m, the sites m to the left of b.
   template <int n>

@@ -313,21 +313,11 @@ struct StaggeredKernel {
     return dot;
   }
 
-  // The 6 reals v of the W sites from eo site s0 into out (tile po). Half: norm = max |real|
-  // per site (NaN kept; below 1e-30 the site stores zero), each real rounded from v * 32767 / norm.
+  // The 6 reals v of the W sites from eo site s0 into out (tile po; half: with the sites'
+  // norms, store_half).
   GLUON_SIMD_INLINE void store_out(St* po, std::int64_t s0, const V v[6]) const {
     if constexpr (kHalf) {
-      using M = typename S::M;
-      V mx{};
-      for (int r = 0; r < 6; ++r) {
-        const V a = v[r] < V{} ? -v[r] : v[r];
-        const M take = (a > mx) | (a != a);
-        mx = take ? a : mx;
-      }
-      mx = mx < S::splat(T(1e-30)) ? V{} : mx;
-      S::store(out_norm + (s0 - out_shift), mx);
-      const V k = mx > V{} ? kHalfMax / mx : V{};
-      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r] * k);
+      S::template store_half<6>(po, out_norm + (s0 - out_shift), v);
     } else {
       for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r]);
     }

@@ -291,29 +291,14 @@ struct Kernel {
         if constexpr (kHalf) v[sp][cc] = {v[sp][cc].re * sc, v[sp][cc].im * sc};
       }
   }
-  // Stores v at the W sites of out from eo site s0. Half: norm = max |real| per site (NaN
-  // kept; below 1e-30 the site stores zero), each real rounded from v * 32767 / norm.
+  // Stores v at the W sites of out from eo site s0 (half: with the sites' norms, store_half).
   GLUON_SIMD_INLINE void store_out(std::int64_t s0, const C v[4][3]) const {
     St* po = spinor_tile(out, s0 - out_shift);
     if constexpr (kHalf) {
-      using M = typename S::M;
-      V mx{};
-      auto fold = [&](V a) {
-        a = a < V{} ? -a : a;
-        const M take = (a > mx) | (a != a);
-        mx = take ? a : mx;
-      };
+      V r[24];
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) fold(v[sp][cc].re), fold(v[sp][cc].im);
-      mx = mx < S::splat(T(1e-30)) ? V{} : mx;
-      S::store(out_norm + (s0 - out_shift), mx);
-      const V k = mx > V{} ? kHalfMax / mx : V{};
-      for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) {
-          const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * W, v[sp][cc].re * k);
-          S::store(po + (r + 1) * W, v[sp][cc].im * k);
-        }
+        for (int cc = 0; cc < 3; ++cc) r[(sp * 3 + cc) * 2] = v[sp][cc].re, r[(sp * 3 + cc) * 2 + 1] = v[sp][cc].im;
+      S::template store_half<24>(po, out_norm + (s0 - out_shift), r);
     } else {
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) {
