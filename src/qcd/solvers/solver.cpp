@@ -68,6 +68,20 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
   }  // (BiCGstab iterates on M alone)
   if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {
     L.apply_dot = [o](SpinorField& out, const SpinorField& in, blas::Slot s) { o->M_dot(out, in, s); };
+  } else if (shift == 0.0) {
+    // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2, summed from the intermediate B p,
+    // which streams one vector for the dot instead of p and A p (CGNR's alpha as CGLS has it;
+    // also never negative in rounding).
+    auto mid = std::make_shared<SpinorField>(L.params);
+    const runtime::Exec ex = L.exec;
+    const bool mdag_first = form == Form::mmdag;
+    L.apply_dot = [o, mid, ex, mdag_first](SpinorField& out, const SpinorField& in, blas::Slot s) {
+      if (mdag_first) o->Mdag(*mid, in);
+      else o->M(*mid, in);
+      blas::re_dot(*mid, *mid, s, ex);
+      if (mdag_first) o->M(out, *mid);
+      else o->Mdag(out, *mid);
+    };
   } else {
     const auto apply = L.apply;
     const runtime::Exec ex = L.exec;

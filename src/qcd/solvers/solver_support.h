@@ -17,7 +17,8 @@
 namespace gluon::qcd::solvers::detail {
 
 // out = A in on fields of `params`, run on `exec`; `flops` per application. apply_dot also
-// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself); apply_r0v
+// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself; for
+// A = B^+ B, |B in|^2 from the intermediate B in); apply_r0v
 // and apply_ts queue BiCGstab's reductions (DiracOperator::M_r0v, M_ts; A = M only).
 struct LinearOp {
   std::function<void(SpinorField&, const SpinorField&)> apply;
