@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "gluon/qcd/field_layout.h"
-#include "gluon/runtime/error.h"
 
 namespace gluon::qcd::detail {
 

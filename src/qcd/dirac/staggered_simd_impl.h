@@ -275,7 +275,7 @@ struct StaggeredKernel {
     V res[6];
     for (int cc = 0; cc < 3; ++cc) {
       V re, im;
-      if (kHalf ? false : pass == 2) {  // (half runs one pass)
+      if (!kHalf && pass == 2) {  // (half runs one pass)
         re = S::load(po + (2 * cc) * W);
         im = S::load(po + (2 * cc + 1) * W);
       } else {

@@ -245,26 +245,16 @@ struct Kernel {
   // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
   // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
-    constexpr int spinor_bytes = 24 * W * sizeof(St), link_bytes = NR * W * sizeof(St);
-    const std::int64_t i0 = tile * W;
-    const int Xh = dims[0] / 2;
-    const std::int64_t row = i0 / Xh;
-    const int k0 = static_cast<int>(i0 - row * Xh);
-    const std::int64_t s0 = parity * half + i0;
-    const std::int64_t other = (1 - parity) * half;
-    prefetch_in(other + row * Xh + k0);
-    S::prefetch_bytes(link_tile(u, s0, 0), 4 * link_bytes);
-    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * link_bytes);
-    std::int64_t r = row, rs = 1;
+    constexpr int spinor_bytes = 24 * W * sizeof(St);
+    const TilePos tp = tile_pos(tile, dims, parity);
+    const std::int64_t s0 = parity * half + tp.i0;
+    const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
+    prefetch_in(row0 + tp.row * tp.Xh);
+    S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * W * sizeof(St));
+    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * W * sizeof(St));
     for (int mu = 1; mu < 4; ++mu) {
-      const int L = dims[mu];
-      const int c = static_cast<int>(r % L);
-      r /= L;
-      const std::int64_t fw = c == L - 1 ? row - (L - 1) * rs : row + rs;
-      const std::int64_t bw = c == 0 ? row + (L - 1) * rs : row - rs;
-      prefetch_in(other + fw * Xh + k0);
-      prefetch_in(other + bw * Xh + k0);
-      rs *= L;
+      prefetch_in(row0 + neighbour_row(tp, mu, true) * tp.Xh);
+      prefetch_in(row0 + neighbour_row(tp, mu, false) * tp.Xh);
     }
     S::prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
     if constexpr (HasX) S::prefetch_bytes(x + (s0 - x_shift) * 24, spinor_bytes);
@@ -314,7 +304,6 @@ struct Kernel {
     const TilePos tp = tile_pos(tile, dims, parity);
     const std::int64_t i0 = tp.i0, row = tp.row;
     const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
-    const int* c = tp.c;
     const std::int64_t s0 = parity * half + i0;  // eo index of lane 0
     const std::int64_t other = (1 - parity) * half;
     const std::int64_t row0 = other + row * Xh;  // first site of the neighbouring x-row
@@ -367,9 +356,9 @@ struct Kernel {
       }
     }
     // y, z, t: whole tiles of the neighbouring rows.
-    hop_row<1>(acc, s0, row, c, Xh, k0);
-    hop_row<2>(acc, s0, row, c, Xh, k0);
-    hop_row<3>(acc, s0, row, c, Xh, k0);
+    hop_row<1>(acc, s0, tp);
+    hop_row<2>(acc, s0, tp);
+    hop_row<3>(acc, s0, tp);
 
     const V av = S::splat(a);
     if constexpr (F == kCloverOnX) {  // C x + a acc
@@ -396,28 +385,30 @@ struct Kernel {
     store_out(s0, acc);
   }
 
-  template <int mu>
-  GLUON_SIMD_INLINE void hop_row(C acc[4][3], std::int64_t s0, std::int64_t row, const int* c,
-                                                     int Xh, int k0) const {
+  // The x-row one step forward (fwd) or backward along direction mu > 0 of the tile's row,
+  // periodic in the lattice (the boundary phase is the caller's).
+  GLUON_SIMD_INLINE std::int64_t neighbour_row(const TilePos& tp, int mu, bool fwd) const {
     std::int64_t rs = 1;  // row stride of direction mu
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
-    const std::int64_t other = (1 - parity) * half;
     const int L = dims[mu];
+    if (fwd) return tp.c[mu] == L - 1 ? tp.row - (L - 1) * rs : tp.row + rs;
+    return tp.c[mu] == 0 ? tp.row + (L - 1) * rs : tp.row - rs;
+  }
+
+  template <int mu>
+  GLUON_SIMD_INLINE void hop_row(C acc[4][3], std::int64_t s0, const TilePos& tp) const {
+    const std::int64_t row0 = (1 - parity) * half + tp.k0;
     V sc;
     {
-      const bool wrap = c[mu] == L - 1;
-      const std::int64_t nrow = wrap ? row - (L - 1) * rs : row + rs;
-      const std::int64_t nb = other + nrow * Xh + k0;
+      const std::int64_t nb = row0 + neighbour_row(tp, mu, true) * tp.Xh;
       const St* p = spinor_tile(in, nb - in_shift);
-      const bool scaled = hop_scale(wrap, S::splat(phase_f[mu]), in_scale(nb), sc);
+      const bool scaled = hop_scale(tp.c[mu] == dims[mu] - 1, S::splat(phase_f[mu]), in_scale(nb), sc);
       forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
     }
     {
-      const bool wrap = c[mu] == 0;
-      const std::int64_t nrow = wrap ? row + (L - 1) * rs : row - rs;
-      const std::int64_t nb = other + nrow * Xh + k0;
+      const std::int64_t nb = row0 + neighbour_row(tp, mu, false) * tp.Xh;
       const St* p = spinor_tile(in, nb - in_shift);
-      const bool scaled = hop_scale(wrap, S::splat(phase_b[mu]), in_scale(nb), sc);
+      const bool scaled = hop_scale(tp.c[mu] == 0, S::splat(phase_b[mu]), in_scale(nb), sc);
       backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
     }
   }
