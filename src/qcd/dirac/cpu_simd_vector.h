@@ -55,6 +55,21 @@ struct Simd {
     __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
     return __builtin_convertvector(h, V);
   }
+  // Half precision as integers: W int32 lanes (exact sums of stored integers, no rounding), so
+  // that sums of two stored values are taken before the conversion to reals.
+  typedef int VI __attribute__((vector_size(4 * W)));
+  struct CI {  // W complex integers
+    VI re, im;
+  };
+  static GLUON_SIMD_INLINE VI load_int(const std::int16_t* p) {
+    typedef short H __attribute__((vector_size(2 * W)));
+    H h;
+    __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
+    return __builtin_convertvector(h, VI);
+  }
+  static GLUON_SIMD_INLINE V real(VI v) { return __builtin_convertvector(v, V); }
+  static GLUON_SIMD_INLINE C real(CI z) { return {real(z.re), real(z.im)}; }
+  static GLUON_SIMD_INLINE C real(C z) { return z; }
   // v (already in [-32767, 32767]) rounded to the nearest integer, ties to even (round_to_half:
   // lrintf in the default rounding mode; a NaN stores 0 as there), as W int16. Single only.
   static GLUON_SIMD_INLINE void store(std::int16_t* p, V v) {
@@ -86,19 +101,23 @@ struct Simd {
 
   // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,
   // b consecutive tiles, the sites n to the right; with n = W - m, the sites m to the left of b.
-  template <int n>
-  static GLUON_SIMD_INLINE V window(V a, V b) {
+  // (Also on integer lanes, VI.)
+  template <int n, class Vec>
+  static GLUON_SIMD_INLINE Vec window(Vec a, Vec b) {
     static_assert(n > 0 && n < W);
     constexpr M idx = M{0, 1, 2, 3, 4, 5, 6, 7} + n;
     return __builtin_shuffle(a, b, idx);
   }
   // [a_1 .. a_7, b_0]: the sites one to the right, the last from the next tile.
-  static GLUON_SIMD_INLINE V shift_up(V a, V b) { return window<1>(a, b); }
+  template <class Vec>
+  static GLUON_SIMD_INLINE Vec shift_up(Vec a, Vec b) { return window<1>(a, b); }
   // [a_7, b_0 .. b_6]: the sites one to the left, the first from the previous tile.
-  static GLUON_SIMD_INLINE V shift_down(V a, V b) { return window<W - 1>(a, b); }
+  template <class Vec>
+  static GLUON_SIMD_INLINE Vec shift_down(Vec a, Vec b) { return window<W - 1>(a, b); }
 
-  // i^p z
-  static GLUON_SIMD_INLINE C ipow(C z, int p) {
+  // i^p z (Z: C or CI)
+  template <class Z>
+  static GLUON_SIMD_INLINE Z ipow(Z z, int p) {
     switch (p & 3) {
       case 0: return z;
       case 1: return {-z.im, z.re};
@@ -106,8 +125,10 @@ struct Simd {
       default: return {z.im, -z.re};
     }
   }
-  static GLUON_SIMD_INLINE C add(C a, C b) { return {a.re + b.re, a.im + b.im}; }
-  static GLUON_SIMD_INLINE C sub(C a, C b) { return {a.re - b.re, a.im - b.im}; }
+  template <class Z>
+  static GLUON_SIMD_INLINE Z add(Z a, Z b) { return {a.re + b.re, a.im + b.im}; }
+  template <class Z>
+  static GLUON_SIMD_INLINE Z sub(Z a, Z b) { return {a.re - b.re, a.im - b.im}; }
   static GLUON_SIMD_INLINE C mul(C a, C b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
   }

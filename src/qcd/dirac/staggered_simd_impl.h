@@ -19,10 +19,13 @@
 // with -1 for each hop across an antiperiodic boundary.
 //
 // Half precision (St = int16_t, computed in float as the scalar kernel does; precision.h): the
-// links are scaled by 1/32767 where they are loaded, each neighbour's colour vector by its site's
-// norm / 32767 through the hop's per-lane sign (a lane vector of norms, windowed with the vectors
-// in x), and the output site's norm is its largest |real| (NaN kept), as spinor_accessor.h
-// stores it. Improved half runs in one pass: a second would round the one-hop term to half.
+// links are used as stored (32767 times the entries; a rebuilt r12 row 2 is 32767^2 times and
+// loses one factor where it is used), and each hop's product is scaled by the neighbours' norms
+// / 32767^2 through the hop's per-lane sign (a lane vector of norms, windowed with the vectors in
+// x), which takes out the colour vector's and the link's 1/32767 at once. The output site's norm
+// is its largest |real| (NaN kept), as spinor_accessor.h stores it. Improved half runs in one
+// pass: a second would round the one-hop term to half. The products round differently from the
+// scalar kernel's (which scales each real where it is read), within single precision.
 #include <cstdint>
 
 #include "cpu_simd_vector.h"
@@ -88,18 +91,15 @@ struct StaggeredKernel {
     const St* p;
     GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
-  struct Link {  // half: the stored entry / 32767
+  struct Link {  // half: the stored integer (hop_sign has its 1/32767)
     const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const {
-      if constexpr (kHalf) return S::load(p + r * W) * S::splat(T(1) / kHalfMax);
-      else return S::load(p + r * W);
-    }
+    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
-  // A hop's per-lane sign, times (half) the neighbours' norms / 32767 read through `norms` (a
-  // Window<n, float> or the aligned tile's norms).
+  // A hop's per-lane sign, times (half) the neighbours' norms / 32767^2 read through `norms` (a
+  // Window<n, float> or the aligned tile's norms): the colour vector's and the link's 1/32767.
   template <class Norms>
   GLUON_SIMD_INLINE V hop_sign(V sign, const Norms& norms) const {
-    if constexpr (kHalf) return sign * norms(0) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf) return sign * norms(0) * S::splat(T(1) / (kHalfMax * kHalfMax));
     else return sign;
   }
   GLUON_SIMD_INLINE const float* norm_at(std::int64_t s) const {
@@ -108,11 +108,16 @@ struct StaggeredKernel {
   }
 
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
-  // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1).
+  // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1). Half
+  // r12: row 2 is 32767 times too large, taken out of v's colour 2 (U^+) or t's row 2 (U): 2
+  // multiplies where scaling the row would take 6.
   template <int NR, bool Adj, class GetU, class GetV>
   static GLUON_SIMD_INLINE void transport_add(C acc[3], const GetU& get, const GetV& getv, V sign) {
+    constexpr bool kRow2Big = kHalf && NR == 12;
+    const V inv = S::splat(T(1) / kHalfMax);
     C v[3];
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
+    if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
@@ -133,6 +138,8 @@ struct StaggeredKernel {
         const C p = Adj ? S::conj_mul(elem(j, i), v[j]) : S::mul(elem(i, j), v[j]);
         t = j == 0 ? p : S::add(t, p);
       }
+      if constexpr (kRow2Big && !Adj)
+        if (i == 2) t = {t.re * inv, t.im * inv};
       acc[i].re += sign * t.re;
       acc[i].im += sign * t.im;
     }

@@ -15,10 +15,13 @@
 // u_back (cpu_simd.h's backward_links), so a tile reads two contiguous link streams.
 //
 // Half precision (St = int16_t, computed in float as the scalar kernel does; precision.h): the
-// stored integers are converted exactly, the links scaled by 1/32767 where they are loaded, each
-// neighbour's half spinor h by its site's norm / 32767 (a lane vector of norms, shifted with the
-// spinor in x) together with the boundary phase, and the output site's norm is its largest
-// |real| (NaN kept), as spinor_accessor.h stores it.
+// spin projection adds the stored integers as 32-bit integers (exact) and converts the half
+// spinor h; the links are used as stored (32767 times the entries; a rebuilt r12 row 2 is
+// 32767^2 times, and loses one factor where it is used); each h is scaled by its site's
+// norm / 32767^2 (a lane vector of norms, shifted with the spinor in x), which also takes the
+// link's factor out, together with the boundary phase. The output site's norm is its largest
+// |real| (NaN kept), as spinor_accessor.h stores it. The products round differently from the
+// scalar kernel's (which scales each real where it is read), within single precision.
 //
 // The spin algebra is that of wilson_dslash_impl.h (spin projection to two colour vectors, link
 // product, reconstruction; DeGrand-Rossi gamma_entry table), with dagger compile-time here, so
@@ -57,9 +60,13 @@ struct Kernel {
   using S = Simd<T>;
   using V = typename S::V;
   using C = typename S::C;
+  using CI = typename S::CI;
   static constexpr int W = S::W;
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
+  // Half: the links are used as stored (integers 32767 times the entries), so each hop's spinor
+  // carries both factors 1/32767: its norm / 32767 and the link's 1/32767.
+  static constexpr T kHalfHop = T(1) / (kHalfMax * kHalfMax);
   // Forward hop projector 1 - g_mu (D) or 1 + g_mu (D^dagger); backward the other.
   static constexpr int kFwd = Dagger ? 1 : -1;
 
@@ -89,25 +96,27 @@ struct Kernel {
     return f + s * 24;  // (s / W) * 24 * W
   }
   // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
-  // the stored integers (the caller scales).
-  static GLUON_SIMD_INLINE C load_c(const St* tile, int sp, int c) {
-    return {S::load(tile + ((sp * 3 + c) * 2) * W), S::load(tile + ((sp * 3 + c) * 2 + 1) * W)};
+  // the stored integers as integer lanes (CI; project adds them before converting, the hop's
+  // scale comes after).
+  static GLUON_SIMD_INLINE auto load_c(const St* tile, int sp, int c) {
+    const St* p = tile + ((sp * 3 + c) * 2) * W;
+    if constexpr (kHalf) return CI{S::load_int(p), S::load_int(p + W)};
+    else return C{S::load(p), S::load(p + W)};
   }
-  // Half: the norms / 32767 of the W sites of `in` from site s (first of a tile); else unused.
+  // Half: the norms of the W sites of `in` from site s (first of a tile) times kHalfHop (the
+  // spinor's and the link's 1/32767); else unused.
   GLUON_SIMD_INLINE V in_scale(std::int64_t s) const {
-    if constexpr (kHalf) return S::load(in_norm + (s - in_shift)) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf) return S::load(in_norm + (s - in_shift)) * S::splat(kHalfHop);
     else return V{};
   }
   // Link tile of direction mu at site s (first site of a tile) of the links f (u or u_back).
   static GLUON_SIMD_INLINE const St* link_tile(const St* f, std::int64_t s, int mu) {
     return f + (s / W) * (4 * NR * W) + mu * NR * W;
   }
-  static GLUON_SIMD_INLINE V link_real(const St* p) {
-    if constexpr (kHalf) return S::load(p) * S::splat(T(1) / kHalfMax);
-    else return S::load(p);
-  }
+  // Half: the stored integer (kHalfHop in the hop's scale has its 1/32767).
+  static GLUON_SIMD_INLINE V link_real(const St* p) { return S::load(p); }
   // Whether a hop's half spinor is scaled, and by what (sc): the boundary phase ph where the hop
-  // wraps; in half also the neighbours' norms / 32767 (nrm, in_scale), on every hop.
+  // wraps; in half also the neighbours' norms times kHalfHop (nrm, in_scale), on every hop.
   static GLUON_SIMD_INLINE bool hop_scale(bool wrap, V ph, V nrm, V& sc) {
     if constexpr (kHalf) {
       sc = wrap ? nrm * ph : nrm;
@@ -118,15 +127,16 @@ struct Kernel {
     }
   }
 
-  // Half spinor h = rows 0, 1 of (1 + sgn g_mu) psi, psi read through `get(sp, c)`.
+  // Half spinor h = rows 0, 1 of (1 + sgn g_mu) psi, psi read through `get(sp, c)` (half: on
+  // the integers, exact, then converted).
   template <int mu, int sgn, class Get>
   static GLUON_SIMD_INLINE void project(const Get& get, C h[2][3]) {
     constexpr Entry e0 = kGamma[mu][0], e1 = kGamma[mu][1];
     for (int c = 0; c < 3; ++c) {
-      const C g0 = S::ipow(get(e0.col, c), e0.phase);
-      const C g1 = S::ipow(get(e1.col, c), e1.phase);
-      h[0][c] = sgn > 0 ? S::add(get(0, c), g0) : S::sub(get(0, c), g0);
-      h[1][c] = sgn > 0 ? S::add(get(1, c), g1) : S::sub(get(1, c), g1);
+      const auto g0 = S::ipow(get(e0.col, c), e0.phase);
+      const auto g1 = S::ipow(get(e1.col, c), e1.phase);
+      h[0][c] = S::real(sgn > 0 ? S::add(get(0, c), g0) : S::sub(get(0, c), g0));
+      h[1][c] = S::real(sgn > 0 ? S::add(get(1, c), g1) : S::sub(get(1, c), g1));
     }
   }
   // The link of W sites, element (i, j), read through `get(r)` (real r of the stored link).
@@ -148,10 +158,16 @@ struct Kernel {
   // the link's elements read through `u(i, j)` where they are used: only 4 complex numbers of t
   // and one link element live at once, besides acc and h (acc's 24 vectors alone fill most of
   // the 32 registers; the whole link and t on top spilled a quarter of the instructions).
-  template <int mu, int sgn, bool Adj, class Elem>
-  static GLUON_SIMD_INLINE void transport_add(C acc[4][3], const Elem& u, const C h[2][3]) {
+  // Row2Big: the link's row 2 is 32767 times too large (half r12: rebuilt from the stored
+  // integers), taken out of the 2 colour components it meets (h's colour 2 for U^dagger, t's
+  // row 2 for U): 4 multiplies where scaling the row would take 6.
+  template <int mu, int sgn, bool Adj, bool Row2Big = false, class Elem>
+  static GLUON_SIMD_INLINE void transport_add(C acc[4][3], const Elem& u, C h[2][3]) {
     constexpr Entry e2 = kGamma[mu][2], e3 = kGamma[mu][3];
     static_assert(e2.col < 2 && e3.col < 2, "g_mu must map rows 2, 3 onto rows 0, 1");
+    const V inv = S::splat(T(1) / kHalfMax);
+    if constexpr (Row2Big && Adj)
+      for (int k = 0; k < 2; ++k) h[k][2] = {h[k][2].re * inv, h[k][2].im * inv};
     for (int i = 0; i < 3; ++i) {
       C t[2];
       for (int j = 0; j < 3; ++j) {
@@ -161,6 +177,9 @@ struct Kernel {
           t[k] = j == 0 ? p : S::add(t[k], p);
         }
       }
+      if constexpr (Row2Big && !Adj)
+        if (i == 2)
+          for (int k = 0; k < 2; ++k) t[k] = {t[k].re * inv, t[k].im * inv};
       acc[0][i] = S::add(acc[0][i], t[0]);
       acc[1][i] = S::add(acc[1][i], t[1]);
       const C r2 = S::ipow(t[e2.col], e2.phase), r3 = S::ipow(t[e3.col], e3.phase);
@@ -171,14 +190,14 @@ struct Kernel {
   // U h (Adj: U^dagger h) added to acc through transport_add, the link read through get(r): r18
   // element by element where used; r12 rows 0, 1 first, row 2 rebuilt from them.
   template <int mu, int sgn, bool Adj, class Get>
-  static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, const C h[2][3]) {
+  static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, C h[2][3]) {
     if constexpr (NR == 18) {
       transport_add<mu, sgn, Adj>(
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
     } else {
       C m[3][3];
       load_link(get, m);
-      transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return m[i][j]; }, h);
+      transport_add<mu, sgn, Adj, kHalf>(acc, [&](int i, int j) { return m[i][j]; }, h);
     }
   }
   static GLUON_SIMD_INLINE void scale(C h[2][3], V ph) {
@@ -277,7 +296,7 @@ struct Kernel {
     if constexpr (kHalf) sc = S::load(fn + s) * S::splat(T(1) / kHalfMax);
     for (int sp = 0; sp < 4; ++sp)
       for (int cc = 0; cc < 3; ++cc) {
-        v[sp][cc] = load_c(p, sp, cc);
+        v[sp][cc] = S::real(load_c(p, sp, cc));
         if constexpr (kHalf) v[sp][cc] = {v[sp][cc].re * sc, v[sp][cc].im * sc};
       }
   }
@@ -327,8 +346,8 @@ struct Kernel {
         const std::int64_t prev = wrap ? row0 + Xh - W : same - W;
         const St* pp = spinor_tile(in, prev - in_shift);
         auto get_p = [&](int sp, int cc) {
-          const C a0 = load_c(pp, sp, cc), a1 = load_c(ps, sp, cc);
-          return C{S::shift_down(a0.re, a1.re), S::shift_down(a0.im, a1.im)};
+          const auto a0 = load_c(pp, sp, cc), a1 = load_c(ps, sp, cc);
+          return decltype(a0){S::shift_down(a0.re, a1.re), S::shift_down(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
         ph[0] = phase_b[0];
@@ -342,8 +361,8 @@ struct Kernel {
         const std::int64_t next = wrap ? row0 : same + W;
         const St* pn = spinor_tile(in, next - in_shift);
         auto get_n = [&](int sp, int cc) {
-          const C a0 = load_c(ps, sp, cc), a1 = load_c(pn, sp, cc);
-          return C{S::shift_up(a0.re, a1.re), S::shift_up(a0.im, a1.im)};
+          const auto a0 = load_c(ps, sp, cc), a1 = load_c(pn, sp, cc);
+          return decltype(a0){S::shift_up(a0.re, a1.re), S::shift_up(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
         ph[W - 1] = phase_f[0];
