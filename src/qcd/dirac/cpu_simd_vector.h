@@ -80,6 +80,20 @@ struct Simd {
     _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
+  static GLUON_SIMD_INLINE V sqrt(V v) {
+    if constexpr (sizeof(T) == 8) {
+      __m512d x;
+      __builtin_memcpy(&x, &v, sizeof x);
+      x = _mm512_sqrt_pd(x);
+      __builtin_memcpy(&v, &x, sizeof x);
+    } else {
+      __m256 x;
+      __builtin_memcpy(&x, &v, sizeof x);
+      x = _mm256_sqrt_ps(x);
+      __builtin_memcpy(&v, &x, sizeof x);
+    }
+    return v;
+  }
 
   // N reals of the W sites of a tile (v[r]: real r) stored in half precision at p (real r at
   // p + r W), with each site's norm at norm[0 .. W): spinor_accessor.h's encoding, norm = the

@@ -28,6 +28,7 @@
 // scalar kernel's (which scales each real where it is read), within single precision.
 #include <cstdint>
 
+#include "cpu_simd_r8.h"
 #include "cpu_simd_vector.h"
 #include "staggered_simd_kernel.h"
 
@@ -108,7 +109,8 @@ struct StaggeredKernel {
   }
 
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
-  // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1). Half
+  // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1), r8
+  // rebuilt whole first (cpu_simd_r8.h; double and single only). Half
   // r12: row 2 is 32767 times too large, taken out of v's colour 2 (U^+) or t's row 2 (U): 2
   // multiplies where scaling the row would take 6.
   template <int NR, bool Adj, class GetU, class GetV>
@@ -119,6 +121,7 @@ struct StaggeredKernel {
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
     if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
+    if constexpr (NR == 8) SimdR8<T>::unpack(get, m);
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
@@ -129,7 +132,7 @@ struct StaggeredKernel {
       }
     }
     auto elem = [&](int i, int j) {
-      if constexpr (NR == 12) return m[i][j];
+      if constexpr (NR == 12 || NR == 8) return m[i][j];
       else return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
     };
     for (int i = 0; i < 3; ++i) {
@@ -406,7 +409,12 @@ bool run(const StaggeredSimdArgs& a) {
   if (!a.lng) {
     if (fat18) launch_x<T, St, 18, 0>(a);
     else if (fat12) launch_x<T, St, 12, 0>(a);
-    else return false;
+    else if constexpr (sizeof(St) != 2) {  // r8: double and single (half's angle slots are scaled)
+      if (a.fat_nreals != 8) return false;
+      launch_x<T, St, 8, 0>(a);
+    } else {
+      return false;
+    }
     return true;
   }
   if (!fat18) return false;

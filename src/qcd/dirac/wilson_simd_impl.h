@@ -30,6 +30,7 @@
 
 #include <cstdint>
 
+#include "cpu_simd_r8.h"
 #include "cpu_simd_vector.h"
 #include "wilson_simd_kernel.h"
 
@@ -188,12 +189,17 @@ struct Kernel {
     }
   }
   // U h (Adj: U^dagger h) added to acc through transport_add, the link read through get(r): r18
-  // element by element where used; r12 rows 0, 1 first, row 2 rebuilt from them.
+  // element by element where used; r12 rows 0, 1 first, row 2 rebuilt from them; r8 rebuilt
+  // whole first (cpu_simd_r8.h; double and single only).
   template <int mu, int sgn, bool Adj, class Get>
   static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, C h[2][3]) {
     if constexpr (NR == 18) {
       transport_add<mu, sgn, Adj>(
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
+    } else if constexpr (NR == 8) {
+      C m[3][3];
+      SimdR8<T>::unpack(get, m);
+      transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return m[i][j]; }, h);
     } else {
       C m[3][3];
       load_link(get, m);
@@ -515,7 +521,12 @@ bool run(const WilsonSimdArgs& a) {
   }
   if (a.nreals == 18) launch_recon<T, St, 18>(a);
   else if (a.nreals == 12) launch_recon<T, St, 12>(a);
-  else return false;
+  else if constexpr (sizeof(St) != 2) {  // r8: double and single (half's angle slots are scaled)
+    if (a.nreals != 8) return false;
+    launch_recon<T, St, 8>(a);
+  } else {
+    return false;
+  }
   return true;
 }
 
