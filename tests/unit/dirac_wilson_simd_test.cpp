@@ -38,12 +38,7 @@ const Case kFits[] = {{{16, 4, 4, 6}, Precision::double_}, {{32, 4, 2, 4}, Preci
                       {{16, 6, 4, 4}, Precision::single},  {{32, 2, 4, 2}, Precision::single},
                       {{16, 4, 6, 4}, Precision::half},    {{32, 2, 2, 4}, Precision::half}};
 
-// The link compressions the vector kernel reads in precision p: r8 (rebuilt per lane) in double
-// and single only.
-std::vector<Reconstruct> recons_of(Precision p) {
-  if (p == Precision::half) return {Reconstruct::r18, Reconstruct::r12};
-  return {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8};
-}
+const Reconstruct kRecons[] = {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8};
 
 // Half stores each site to 1/32767 of its largest component: errors of 3-4e-5 a dslash, so 3e-4
 // (tolerance()'s 1e-2 for half would let a wrong norm lane or phase through).
@@ -99,7 +94,7 @@ TEST(WilsonSimd, EveryFormMatchesTheReference) {
     const GaugeField u = hot_field(g, 101);
     const SpinorField in = gaussian(g, 102), x = gaussian(g, 103);
     for (const auto& bc : kPhases)
-      for (Reconstruct r : recons_of(k.p)) {
+      for (Reconstruct r : kRecons) {
         DiracParams rp;
         rp.type = DiracType::wilson;
         rp.boundary = bc;
@@ -150,7 +145,7 @@ TEST(WilsonSimd, OperatorOnTiledVectorsMatchesTheReference) {
     const GaugeField u = hot_field(g, 111);
     const SpinorField in = gaussian(g, 112);
     for (bool eo : {false, true})
-      for (Reconstruct r : recons_of(k.p)) {
+      for (Reconstruct r : kRecons) {
         DiracParams dp;
         dp.type = DiracType::wilson;
         dp.kappa = 0.124;
@@ -179,7 +174,7 @@ TEST(WilsonSimd, CloverEpiloguesMatchTheReference) {
     const SpinorField fin = converted(in, tiled_params(g, k.p), cpu), fx = converted(x, tiled_params(g, k.p), cpu);
     SpinorField ax = canonical_full(g);
     ref.clover(ax, x, false);
-    for (Reconstruct r : recons_of(k.p)) {
+    for (Reconstruct r : kRecons) {
       const WilsonDslash w(u, bc, k.p, r, cpu);
       if (!w.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
       const std::string what = g.to_string() + " " + to_string(k.p) + " " + to_string(r);
@@ -214,7 +209,7 @@ TEST(WilsonSimd, CloverOperatorOnTiledVectorsMatchesTheReference) {
       dp.kappa = 0.115;
       dp.csw = 1.2;
       dp.precision = k.p;
-      dp.reconstruct = v == 1 ? Reconstruct::r12 : (v == 2 && k.p != Precision::half ? Reconstruct::r8 : Reconstruct::r18);
+      dp.reconstruct = v == 1 ? Reconstruct::r12 : (v == 2 ? Reconstruct::r8 : Reconstruct::r18);
       dp.even_odd = v > 0;
       dp.clover_pc = v == 2 ? CloverPreconditioning::symmetric : CloverPreconditioning::asymmetric;
       const std::string what = g.to_string() + " " + to_string(k.p) + " variant " + std::to_string(v);
@@ -224,7 +219,7 @@ TEST(WilsonSimd, CloverOperatorOnTiledVectorsMatchesTheReference) {
 }
 
 TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
-  // X/2 = 6 and 4 are no multiples of 8; half r8 links have no vector path.
+  // X/2 = 6 and 4 are no multiples of 8.
   struct Fallback {
     Case k;
     Reconstruct r;
@@ -232,7 +227,7 @@ TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
   const Fallback cases[] = {{{{12, 4, 4, 4}, Precision::double_}, Reconstruct::r12},
                             {{{8, 4, 4, 8}, Precision::single}, Reconstruct::r12},
                             {{{12, 4, 4, 4}, Precision::half}, Reconstruct::r18},
-                            {{{16, 4, 4, 4}, Precision::half}, Reconstruct::r8}};
+                            {{{12, 4, 4, 4}, Precision::single}, Reconstruct::r8}};
   const std::array<double, 4> bc{-1.0, 0.5, -0.75, -1.0};
   for (const auto& [k, r] : cases) {
     const Geometry g(k.dims);
@@ -314,7 +309,7 @@ TEST(WilsonSimd, R8TilesMixingDegenerateAndPivotedLinksMatchTheReference) {
   rp.type = DiracType::wilson;
   rp.boundary = bc;
   const reference::ReferenceWilson ref(rp, u);
-  for (Precision p : {Precision::double_, Precision::single}) {
+  for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
     const WilsonDslash d(u, bc, p, Reconstruct::r8, cpu);
     if (!d.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
     const SpinorField fin = converted(in, tiled_params(g, p), cpu);

@@ -5,10 +5,13 @@
 #include <cstring>
 
 #include "gluon/qcd/field_layout.h"
+#include "gluon/qcd/reconstruct.h"
 
 namespace gluon::qcd::detail {
 
 static_assert(kTileSites == kTiledSites, "the vector kernels' tile is the tiled order's");
+static_assert(kSimdR8HalfSlot0Scale == kR8HalfSlot0Scale && kSimdR8HalfSlot1Scale == kR8HalfSlot1Scale,
+              "the vector kernels read half r8 angle slots as reconstruct.h stores them");
 
 int cpu_simd_lanes() { return kTileSites; }
 

@@ -14,4 +14,9 @@ inline constexpr int kTileSites = 8;
 // false: a non-x86 build, or a compiler without x86-64-v4).
 bool cpu_simd_compiled();
 
+// Half r8 links: the value of angle slots 0 and 1 is int16 / 32767 times these (reconstruct.h's
+// kR8HalfSlot0Scale and kR8HalfSlot1Scale, which cpu_simd.cpp checks they equal).
+inline constexpr float kSimdR8HalfSlot0Scale = 8.0f + 3.14159274f;
+inline constexpr float kSimdR8HalfSlot1Scale = 4.0f + 3.14159274f;
+
 }  // namespace gluon::qcd::detail

@@ -1,7 +1,9 @@
 #pragma once
 // Private: an r8 link (reconstruct.h's Recon<r8>) rebuilt on the W lanes of a tile, for the CPU
-// vector kernels (double and single storage; included only by the *_avx512.cpp kernels through
-// their impl headers, so everything here has internal linkage and includes no library header).
+// vector kernels (included only by the *_avx512.cpp kernels through their impl headers, so
+// everything here has internal linkage and includes no library header). Half storage: the
+// stored integers times half_slot_scale(r) are the slots' values, and the rebuilt link is the
+// link itself (not 32767 times it, as the kernels use r18 and r12 half links).
 //
 // The same rebuild as Recon<r8>::unpack: the column pivot k from slot 0 (against +-4), the phase
 // angles through sincos, |W00| and |W20| from unitarity, W11..W22 from the cofactors, the
@@ -80,6 +82,11 @@ struct SimdR8 {
     const V s0 = swap ? cr : sr, c0 = swap ? sr : cr;
     s = sin_neg ? -s0 : s0;
     c = cos_neg ? -c0 : c0;
+  }
+
+  // Half: the factor from stored integer to value of slot r.
+  static GLUON_SIMD_INLINE T half_slot_scale(int r) {
+    return (r == 0 ? kSimdR8HalfSlot0Scale : (r == 1 ? kSimdR8HalfSlot1Scale : 1.0f)) / 32767.0f;
   }
 
   static GLUON_SIMD_INLINE C conj(C z) { return {z.re, -z.im}; }

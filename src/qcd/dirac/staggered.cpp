@@ -159,7 +159,7 @@ FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p, Re
                      std::optional<Reconstruct> longlinks) {
   if (ex.on_device()) return FieldOrder::blocked;
   return detail::cpu_simd_available() && detail::cpu_simd_fits(g) && detail::staggered_simd_takes(p) &&
-                 detail::staggered_simd_links(p, fat, longlinks)
+                 detail::staggered_simd_links(fat, longlinks)
              ? FieldOrder::tiled
              : FieldOrder::site_major;
 }

@@ -14,8 +14,8 @@ bool staggered_simd_takes(Precision p) {
   return p == Precision::double_ || p == Precision::single || p == Precision::half;
 }
 
-bool staggered_simd_links(Precision p, Reconstruct fat, std::optional<Reconstruct> longlinks) {
-  if (!longlinks) return simd_reconstruct(fat) || (fat == Reconstruct::r8 && p != Precision::half);
+bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks) {
+  if (!longlinks) return simd_reconstruct(fat) || fat == Reconstruct::r8;
   return fat == Reconstruct::r18 && simd_reconstruct(*longlinks);
 }
 
@@ -27,7 +27,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   if (!cpu_simd_available() || !cpu_simd_fits(g) || !staggered_simd_takes(p)) return false;
   const std::optional<Reconstruct> lr =
       L.longlinks ? std::optional<Reconstruct>(L.longlinks->params().reconstruct) : std::nullopt;
-  if (!staggered_simd_links(p, L.fat->params().reconstruct, lr)) return false;
+  if (!staggered_simd_links(L.fat->params().reconstruct, lr)) return false;
   if (!L.fat_back || (L.longlinks && !L.long_back)) return false;
   if (!tiled(L.fat->layout()) || (L.longlinks && !tiled(L.longlinks->layout()))) return false;
   if (!tiled(L.out->layout()) || !tiled(L.in->layout()) || (L.x && !tiled(L.x->layout()))) return false;

@@ -5,10 +5,9 @@
 //
 //   staggered_simd_takes(p)          the precisions it reads: double, single and half (int16
 //                                    with per-site norms, computed in single)
-//   staggered_simd_links(p, fat, long)  the link compressions it reads in precision p: fat
-//                                    (thin) r18 or r12, or naive r8 in double and single
-//                                    (rebuilt per lane, cpu_simd_r8.h); long (improved only;
-//                                    nullopt for naive) r18 or r12 with fat r18
+//   staggered_simd_links(fat, long)  the link compressions it reads: fat (thin) r18 or r12, or
+//                                    naive r8 (rebuilt per lane, cpu_simd_r8.h); long
+//                                    (improved only; nullopt for naive) r18 or r12 with fat r18
 //   try_staggered_simd(launch, p)    runs the body launch (one parity, or the whole lattice)
 //                                    with the vector kernel and returns true when it can: CPU
 //                                    backend, staggered_simd_takes(p), hops on, no cut
@@ -29,7 +28,7 @@
 namespace gluon::qcd::detail {
 
 bool staggered_simd_takes(Precision p);
-bool staggered_simd_links(Precision p, Reconstruct fat, std::optional<Reconstruct> longlinks);
+bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks);
 bool try_staggered_simd(const StaggeredLaunch& launch, Precision p);
 
 }  // namespace gluon::qcd::detail

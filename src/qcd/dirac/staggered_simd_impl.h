@@ -92,15 +92,23 @@ struct StaggeredKernel {
     const St* p;
     GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
-  struct Link {  // half: the stored integer (hop_sign has its 1/32767)
+  // Half: the stored integer (hop_sign has its 1/32767); r8: the slot's value
+  // (SimdR8::half_slot_scale), as the rebuild needs.
+  template <int NR>
+  struct Link {
     const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
+    GLUON_SIMD_INLINE V operator()(int r) const {
+      if constexpr (kHalf && NR == 8) return S::load(p + r * W) * S::splat(SimdR8<T>::half_slot_scale(r));
+      else return S::load(p + r * W);
+    }
   };
   // A hop's per-lane sign, times (half) the neighbours' norms / 32767^2 read through `norms` (a
   // Window<n, float> or the aligned tile's norms): the colour vector's and the link's 1/32767.
-  template <class Norms>
+  // r8 links are rebuilt at their value: the norms / 32767 only.
+  template <int NR, class Norms>
   GLUON_SIMD_INLINE V hop_sign(V sign, const Norms& norms) const {
-    if constexpr (kHalf) return sign * norms(0) * S::splat(T(1) / (kHalfMax * kHalfMax));
+    constexpr T k = NR == 8 ? T(1) / kHalfMax : T(1) / (kHalfMax * kHalfMax);
+    if constexpr (kHalf) return sign * norms(0) * S::splat(k);
     else return sign;
   }
   GLUON_SIMD_INLINE const float* norm_at(std::int64_t s) const {
@@ -110,7 +118,7 @@ struct StaggeredKernel {
 
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
   // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1), r8
-  // rebuilt whole first (cpu_simd_r8.h; double and single only). Half
+  // rebuilt whole first (cpu_simd_r8.h). Half
   // r12: row 2 is 32767 times too large, taken out of v's colour 2 (U^+) or t's row 2 (U): 2
   // multiplies where scaling the row would take 6.
   template <int NR, bool Adj, class GetU, class GetV>
@@ -163,8 +171,8 @@ struct StaggeredKernel {
       if (nf > 0 && antiperiodic[0] && k0 + W == Xh)
         for (int i = W - nf; i < W; ++i) sign[i] = -sign[i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
-      sign = hop_sign(sign, Window<nf, float>{norm_at(same), norm_at(next)});
-      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign);
+      sign = hop_sign<NR>(sign, Window<nf, float>{norm_at(same), norm_at(next)});
+      transport_add<NR, false>(acc, Link<NR>{link_tile<NR>(u, s0, 0)}, v, sign);
     }
     {
       // Lanes 0 .. -nb - 1 of the row's first tile wrap. The backward term enters with a minus.
@@ -172,8 +180,8 @@ struct StaggeredKernel {
       if (nb < 0 && antiperiodic[0] && k0 == 0)
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
       const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
-      sign = hop_sign(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
-      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign);
+      sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
+      transport_add<NR, true>(acc, Link<NR>{link_tile<NR>(ub, s0, 0)}, v, sign);
     }
   }
 
@@ -191,8 +199,8 @@ struct StaggeredKernel {
       if (d > 1 && v >= L) v -= L, ++w;
       const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                               hop_sign(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
+      transport_add<NR, false>(acc, Link<NR>{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+                               hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
     {
       int v = c[mu] - d, w = 0;
@@ -200,8 +208,8 @@ struct StaggeredKernel {
       if (d > 1 && v < 0) v += L, ++w;
       const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                              hop_sign(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
+      transport_add<NR, true>(acc, Link<NR>{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+                              hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
   }
 
@@ -409,12 +417,8 @@ bool run(const StaggeredSimdArgs& a) {
   if (!a.lng) {
     if (fat18) launch_x<T, St, 18, 0>(a);
     else if (fat12) launch_x<T, St, 12, 0>(a);
-    else if constexpr (sizeof(St) != 2) {  // r8: double and single (half's angle slots are scaled)
-      if (a.fat_nreals != 8) return false;
-      launch_x<T, St, 8, 0>(a);
-    } else {
-      return false;
-    }
+    else if (a.fat_nreals == 8) launch_x<T, St, 8, 0>(a);
+    else return false;
     return true;
   }
   if (!fat18) return false;

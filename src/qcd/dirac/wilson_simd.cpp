@@ -10,8 +10,7 @@ bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled &&
 }  // namespace
 
 bool wilson_simd_takes(Precision p, Reconstruct r) {
-  if (r == Reconstruct::r8) return p == Precision::double_ || p == Precision::single;
-  return (r == Reconstruct::r18 || r == Reconstruct::r12) &&
+  return (r == Reconstruct::r18 || r == Reconstruct::r12 || r == Reconstruct::r8) &&
          (p == Precision::double_ || p == Precision::single || p == Precision::half);
 }
 

@@ -3,8 +3,8 @@
 // order (field_layout.h) of the CPU Wilson operator; when it can run: cpu_simd.h.
 //
 //   wilson_simd_takes(p, r)  the precisions and link compressions it reads: double, single and
-//                          half (int16 with per-site norms, computed in single) with r18 and
-//                          r12; double and single with r8 (rebuilt per lane, cpu_simd_r8.h)
+//                          half (int16 with per-site norms, computed in single); r18, r12 and
+//                          r8 (rebuilt per lane, cpu_simd_r8.h)
 //   try_wilson_simd(call)  runs the body of `call` with the vector kernel and returns true when
 //                          it can: CPU backend, wilson_simd_takes, any epilogue
 //                          (plain, xpay, clover, clover on x), no cut dimension, gauge field

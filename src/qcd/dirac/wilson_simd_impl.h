@@ -19,7 +19,8 @@
 // spinor h; the links are used as stored (32767 times the entries; a rebuilt r12 row 2 is
 // 32767^2 times, and loses one factor where it is used); each h is scaled by its site's
 // norm / 32767^2 (a lane vector of norms, shifted with the spinor in x), which also takes the
-// link's factor out, together with the boundary phase. The output site's norm is its largest
+// link's factor out, together with the boundary phase (r8 links are rebuilt at their value, from
+// slots scaled as cpu_simd_r8.h says, and h takes norm / 32767). The output site's norm is its largest
 // |real| (NaN kept), as spinor_accessor.h stores it. The products round differently from the
 // scalar kernel's (which scales each real where it is read), within single precision.
 //
@@ -65,9 +66,10 @@ struct Kernel {
   static constexpr int W = S::W;
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
-  // Half: the links are used as stored (integers 32767 times the entries), so each hop's spinor
-  // carries both factors 1/32767: its norm / 32767 and the link's 1/32767.
-  static constexpr T kHalfHop = T(1) / (kHalfMax * kHalfMax);
+  // Half: r18 and r12 links are used as stored (integers 32767 times the entries), so each hop's
+  // spinor carries both factors 1/32767: its norm / 32767 and the link's 1/32767. r8 links are
+  // rebuilt at their value (cpu_simd_r8.h): the norm / 32767 only.
+  static constexpr T kHalfHop = NR == 8 ? T(1) / kHalfMax : T(1) / (kHalfMax * kHalfMax);
   // Forward hop projector 1 - g_mu (D) or 1 + g_mu (D^dagger); backward the other.
   static constexpr int kFwd = Dagger ? 1 : -1;
 
@@ -190,7 +192,7 @@ struct Kernel {
   }
   // U h (Adj: U^dagger h) added to acc through transport_add, the link read through get(r): r18
   // element by element where used; r12 rows 0, 1 first, row 2 rebuilt from them; r8 rebuilt
-  // whole first (cpu_simd_r8.h; double and single only).
+  // whole first (cpu_simd_r8.h).
   template <int mu, int sgn, bool Adj, class Get>
   static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, C h[2][3]) {
     if constexpr (NR == 18) {
@@ -198,7 +200,10 @@ struct Kernel {
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
     } else if constexpr (NR == 8) {
       C m[3][3];
-      SimdR8<T>::unpack(get, m);
+      if constexpr (kHalf)
+        SimdR8<T>::unpack([&](int r) { return get(r) * S::splat(SimdR8<T>::half_slot_scale(r)); }, m);
+      else
+        SimdR8<T>::unpack(get, m);
       transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return m[i][j]; }, h);
     } else {
       C m[3][3];
@@ -521,12 +526,8 @@ bool run(const WilsonSimdArgs& a) {
   }
   if (a.nreals == 18) launch_recon<T, St, 18>(a);
   else if (a.nreals == 12) launch_recon<T, St, 12>(a);
-  else if constexpr (sizeof(St) != 2) {  // r8: double and single (half's angle slots are scaled)
-    if (a.nreals != 8) return false;
-    launch_recon<T, St, 8>(a);
-  } else {
-    return false;
-  }
+  else if (a.nreals == 8) launch_recon<T, St, 8>(a);
+  else return false;
   return true;
 }
 

@@ -29,8 +29,8 @@
 //   (double/single/half), order (blocked on the GPU, the only order the GPU kernels read:
 //   anything else is an InputError; on the CPU tiled where the kernel vectorised across the W = 8
 //   sites of an x-row runs: an AVX-512 CPU, double, single or half, X/2 a multiple of 8, one process,
-//   links r18/r12, naive r8 in double and single (src/qcd/dirac/staggered_simd.h), else
-//   site_major) and the Exec's memory space.
+//   links r18/r12, or naive r8 (src/qcd/dirac/staggered_simd.h), else site_major) and the
+//   Exec's memory space.
 //   The tiled path also keeps the backward links U_mu(x - mu) (and L_mu(x - 3 mu)) stored at x:
 //   twice the link memory, for one contiguous link stream per tile and direction sense.
 //   The phases are applied in the kernel, so the stored links stay plain:

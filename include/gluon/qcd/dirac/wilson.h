@@ -23,8 +23,7 @@
 //                         r12/r8 in registers by GaugeAccessor), reconstructed and accumulated in
 //                         registers in the storage's compute type (double for double, float for
 //                         single and half); one store per site, no atomics.
-//                         On the CPU (double, single and half with r18 and r12, double and
-//                         single with r8), one process, X/2 a
+//                         On the CPU (double, single and half; r18, r12 and r8), one process, X/2 a
 //                         multiple of 8 and an AVX-512 CPU, the links are
 //                         tiled (field_layout.h) and calls whose vectors (and clover field) are
 //                         tiled too run a kernel vectorised across W sites of an x-row
