@@ -268,7 +268,7 @@ TEST(WilsonSimd, OtherFieldOrdersUseTheScalarKernelOnTiledLinks) {
   const reference::ReferenceWilson ref(rp, u);
   SpinorField want = canonical_full(g);
   ref.hop(want, in, true);
-  for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
+  for (Reconstruct r : kRecons) {
     const WilsonDslash d(u, bc, Precision::double_, r, cpu, FieldOrder::tiled);
     for (FieldOrder order : {FieldOrder::site_major, FieldOrder::blocked}) {
       SpinorFieldParams sp;

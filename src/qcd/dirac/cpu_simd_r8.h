@@ -1,9 +1,9 @@
 #pragma once
 // Private: an r8 link (reconstruct.h's Recon<r8>) rebuilt on the W lanes of a tile, for the CPU
 // vector kernels (included only by the *_avx512.cpp kernels through their impl headers, so
-// everything here has internal linkage and includes no library header). Half storage: the
-// stored integers times half_slot_scale(r) are the slots' values, and the rebuilt link is the
-// link itself (not 32767 times it, as the kernels use r18 and r12 half links).
+// everything here has internal linkage and includes no library header). Half storage
+// (unpack<true>): the stored integers times half_slot_scale(r) are the slots' values, and the
+// rebuilt link is the link itself (not 32767 times it, as the kernels use r18 and r12 half links).
 //
 // The same rebuild as Recon<r8>::unpack: the column pivot k from slot 0 (against +-4), the phase
 // angles through sincos, |W00| and |W20| from unitarity, W11..W22 from the cofactors, the
@@ -94,9 +94,14 @@ struct SimdR8 {
   static GLUON_SIMD_INLINE C scaled(C z, V a) { return {z.re * a, z.im * a}; }
   static GLUON_SIMD_INLINE C pick(M m, C a, C b) { return {m ? a.re : b.re, m ? a.im : b.im}; }
 
-  // u = the link whose 8 stored reals are get(0) .. get(7).
-  template <class Get>
-  static GLUON_SIMD_INLINE void unpack(const Get& get, C u[3][3]) {
+  // u = the link whose 8 stored reals are stored(0) .. stored(7) (Half: the int16 values as
+  // reals, scaled here by half_slot_scale).
+  template <bool Half, class Get>
+  static GLUON_SIMD_INLINE void unpack(const Get& stored, C u[3][3]) {
+    auto get = [&](int r) {
+      if constexpr (Half) return stored(r) * S::splat(half_slot_scale(r));
+      else return stored(r);
+    };
     const V a0 = get(0), v1 = get(1);
     const M k1 = a0 > S::splat(T(4)), k2 = a0 < S::splat(T(-4));
     const V phi0 = a0 - (k1 ? S::splat(T(8)) : (k2 ? S::splat(T(-8)) : V{}));

@@ -92,15 +92,9 @@ struct StaggeredKernel {
     const St* p;
     GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
-  // Half: the stored integer (hop_sign has its 1/32767); r8: the slot's value
-  // (SimdR8::half_slot_scale), as the rebuild needs.
-  template <int NR>
-  struct Link {
+  struct Link {  // half: the stored integer (hop_sign, or for r8 the rebuild, has its scale)
     const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const {
-      if constexpr (kHalf && NR == 8) return S::load(p + r * W) * S::splat(SimdR8<T>::half_slot_scale(r));
-      else return S::load(p + r * W);
-    }
+    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
   };
   // A hop's per-lane sign, times (half) the neighbours' norms / 32767^2 read through `norms` (a
   // Window<n, float> or the aligned tile's norms): the colour vector's and the link's 1/32767.
@@ -129,7 +123,7 @@ struct StaggeredKernel {
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
     if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
-    if constexpr (NR == 8) SimdR8<T>::unpack(get, m);
+    if constexpr (NR == 8) SimdR8<T>::template unpack<kHalf>(get, m);
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
@@ -172,7 +166,7 @@ struct StaggeredKernel {
         for (int i = W - nf; i < W; ++i) sign[i] = -sign[i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
       sign = hop_sign<NR>(sign, Window<nf, float>{norm_at(same), norm_at(next)});
-      transport_add<NR, false>(acc, Link<NR>{link_tile<NR>(u, s0, 0)}, v, sign);
+      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign);
     }
     {
       // Lanes 0 .. -nb - 1 of the row's first tile wrap. The backward term enters with a minus.
@@ -181,7 +175,7 @@ struct StaggeredKernel {
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
       const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
       sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
-      transport_add<NR, true>(acc, Link<NR>{link_tile<NR>(ub, s0, 0)}, v, sign);
+      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign);
     }
   }
 
@@ -199,7 +193,7 @@ struct StaggeredKernel {
       if (d > 1 && v >= L) v -= L, ++w;
       const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, false>(acc, Link<NR>{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
                                hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
     {
@@ -208,7 +202,7 @@ struct StaggeredKernel {
       if (d > 1 && v < 0) v += L, ++w;
       const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
-      transport_add<NR, true>(acc, Link<NR>{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
+      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
                               hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
     }
   }

@@ -200,10 +200,7 @@ struct Kernel {
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
     } else if constexpr (NR == 8) {
       C m[3][3];
-      if constexpr (kHalf)
-        SimdR8<T>::unpack([&](int r) { return get(r) * S::splat(SimdR8<T>::half_slot_scale(r)); }, m);
-      else
-        SimdR8<T>::unpack(get, m);
+      SimdR8<T>::template unpack<kHalf>(get, m);
       transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return m[i][j]; }, h);
     } else {
       C m[3][3];
