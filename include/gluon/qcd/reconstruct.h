@@ -77,34 +77,53 @@ template <> struct Recon<Reconstruct::r12> {
 // In single precision on the GPU the rebuild uses the hardware's sin/cos, reciprocal square root
 // and reciprocal (r8_sincos, r8_sqrt, r8_recip): libdevice's sinf/cosf carry a slow
 // range-reduction path for large arguments (a stack frame and branches in every dslash thread)
-// that angles in [-pi, pi] never take; __sincosf errs by at most 2^-21.4 there, below the
+// that angles in [-pi, pi] never take; sin/cos.approx err by at most 2^-21.4 there, below the
 // tolerance of a float link.
 inline constexpr float kR8AngleStep = 8.0f;
 inline constexpr float kR8HalfThreshold = 1.0f / 32767.0f;
 inline constexpr float kR8HalfSlot0Scale = 8.0f + 3.14159274f;  // |v0| <= 8 + pi
 inline constexpr float kR8HalfSlot1Scale = 4.0f + 3.14159274f;  // |v1| <= 4 + pi
 
+// The PTX is written out with .ftz: without -ftz (the build keeps IEEE denormals elsewhere)
+// ptxas wraps each MUFU op in a denormal rescale (a compare and two predicated multiplies)
+// and expands rcp.rn into a refined reciprocal with a slow-path branch. A flushed input is
+// harmless here: an angle that small has sin = angle = 0 to float precision, and the square
+// root and reciprocal are taken only of values above r8_floor<float>() = 1e-30 (the callers
+// select 0 below; double keeps 0).
+template <class T> GLUON_HD_INLINE constexpr T r8_floor() { return T(0); }
+template <> GLUON_HD_INLINE constexpr float r8_floor<float>() { return 1e-30f; }
 template <class T> GLUON_HD_INLINE void r8_sincos(T phi, T& s, T& c) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<T, float>) {
-    __sincosf(phi, &s, &c);
+    asm("sin.approx.ftz.f32 %0, %1;" : "=f"(s) : "f"(phi));
+    asm("cos.approx.ftz.f32 %0, %1;" : "=f"(c) : "f"(phi));
     return;
   }
 #endif
   s = std::sin(phi);
   c = std::cos(phi);
 }
-// sqrt(m) for m > 0 (the callers select 0 otherwise). Single precision on the GPU: m * rsqrt(m)
-// (two instructions, within 2 ulp) instead of the IEEE-rounded square root's refinement.
+// sqrt(m) for m > r8_floor<T>() (the callers select 0 otherwise). Single precision on the GPU:
+// m * rsqrt(m) (two instructions, within 2 ulp) instead of the IEEE-rounded square root's
+// refinement.
 template <class T> GLUON_HD_INLINE T r8_sqrt(T m) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return m * rsqrtf(m);
+  if constexpr (std::is_same_v<T, float>) {
+    float r;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(m));
+    return m * r;
+  }
 #endif
   return std::sqrt(m);
 }
+// 1 / n for n > r8_floor<T>(); single precision on the GPU: the hardware reciprocal (1 ulp).
 template <class T> GLUON_HD_INLINE T r8_recip(T n) {
 #if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<T, float>) return __frcp_rn(n);
+  if constexpr (std::is_same_v<T, float>) {
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(n));
+    return r;
+  }
 #endif
   return T(1) / n;
 }
@@ -278,11 +297,11 @@ template <> struct Recon<Reconstruct::r8> {
     const Complex<T> w01(v[2], v[3]), w02(v[4], v[5]), w10(v[6], v[7]);
     const T n = norm2(w01) + norm2(w02);
     const T m00 = T(1) - n, m20 = n - norm2(w10);
-    const Complex<T> w00 = (m00 > T(0) ? r8_sqrt(m00) : T(0)) * w00dir;
+    const Complex<T> w00 = (m00 > r8_floor<T>() ? r8_sqrt(m00) : T(0)) * w00dir;
     T s1, c1;
     r8_sincos(phi1, s1, c1);
-    const Complex<T> w20 = (m20 > T(0) ? r8_sqrt(m20) : T(0)) * Complex<T>(c1, s1);
-    const T inv_n = n > T(0) ? r8_recip(n) : T(0);
+    const Complex<T> w20 = (m20 > r8_floor<T>() ? r8_sqrt(m20) : T(0)) * Complex<T>(c1, s1);
+    const T inv_n = n > r8_floor<T>() ? r8_recip(n) : T(0);
     const Complex<T> c00 = conj(w00), c01 = conj(w01), c02 = conj(w02), c10 = conj(w10),
                      c20 = conj(w20);
     w.e[0][0] = w00;
