@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -30,6 +31,14 @@ int multiprocessor_count(int device) {
     cache[device] = n;
   }
   return cache[device];
+}
+
+bool pdl_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("GLUON_PDL");
+    return !(v && std::string(v) == "0");
+  }();
+  return on;
 }
 
 void set_device(const Exec& ex) {

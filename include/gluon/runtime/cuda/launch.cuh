@@ -21,6 +21,7 @@
 #include <new>
 #include <string>
 #include <typeinfo>
+#include <utility>
 #include <vector>
 
 #include "gluon/runtime/exec.h"
@@ -52,6 +53,14 @@ ReduceScratch reduce_scratch(const Exec& ex, std::size_t bytes);
 
 inline constexpr int kBlock = kDefaultBlock;
 
+// Programmatic dependent launch (sm_90): the generic kernels below are launched with the
+// programmatic-stream-serialization attribute, so that the next kernel on the stream is launched,
+// and its blocks placed on the multiprocessors the previous kernel's last wave leaves idle,
+// before that kernel ends. Each of those kernels waits (griddepcontrol.wait, the first thing it
+// does) until the previous one has finished and its writes are visible, so the overlap covers
+// launch latency and the tail only, never data. $GLUON_PDL = 0 launches them plainly (read once).
+bool pdl_enabled();
+
 // The kernels and launchers below need nvcc; the host helpers above are also declared for the
 // C++ compiler, which builds src/runtime/cuda_launch.cpp.
 #if defined(__CUDACC__)
@@ -59,8 +68,38 @@ inline constexpr int kBlock = kDefaultBlock;
 // The functor is a __grid_constant__ parameter: read in place from the constant bank. Without it
 // a member function call takes the functor's address and nvcc copies it to a local stack frame
 // (hundreds of bytes for a stencil kernel), so every member read becomes a local-memory load.
+// The start of every kernel launched with launch_kernel: wait for the previous kernel on the
+// stream (a no-op when launched plainly), then let the next one launch.
+__device__ __forceinline__ void pdl_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+// kernel<<<grid, block, shared, stream>>>(args...), with the programmatic-stream-serialization
+// attribute when pdl_enabled() (the kernel must start with pdl_start()).
+template <class... P, class... A>
+void launch_kernel(void (*kernel)(P...), int grid, int block, std::size_t shared, cudaStream_t stream, A&&... args) {
+  if (!pdl_enabled()) {
+    kernel<<<grid, block, shared, stream>>>(std::forward<A>(args)...);
+    return;
+  }
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = dim3(static_cast<unsigned>(grid));
+  cfg.blockDim = dim3(static_cast<unsigned>(block));
+  cfg.dynamicSmemBytes = shared;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);  // errors: cudaGetLastError, as <<<>>>
+}
+
 template <class F>
 __device__ __forceinline__ void grid_stride(std::int64_t n, const F& f) {
+  pdl_start();
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     f(i);
@@ -138,6 +177,7 @@ __global__ void reduce_kernel(std::int64_t n, const __grid_constant__ F f, T* bl
   extern __shared__ __align__(16) unsigned char gluon_reduce_storage[];
   T* shared = reinterpret_cast<T*>(gluon_reduce_storage);
   __shared__ bool last;
+  pdl_start();
   T acc{};
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
@@ -367,13 +407,13 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
   if (spec.tuning != Tuning::off) max_block = detail::max_threads_per_block(kernel);
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<F>(), max_block, 0x7fffffff,
                                   default_launch(n, multiprocessor_count(ex.device)),
-                                  [&](const LaunchConfig& k) { kernel<<<k.grid, k.block, 0, stream>>>(n, f); });
+                                  [&](const LaunchConfig& k) { launch_kernel(kernel, k.grid, k.block, 0, stream, n, f); });
   if (c.block > max_block || c.block % 32 != 0) {
     c = default_launch(n, multiprocessor_count(ex.device));
     if (c.block > max_block) c = LaunchConfig{max_block, static_cast<int>(std::min<std::int64_t>((n + max_block - 1) / max_block, 0x7fffffff))};
   }
   profile_begin(ex, spec.label);
-  kernel<<<c.grid, c.block, 0, stream>>>(n, f);
+  launch_kernel(kernel, c.grid, c.block, 0, stream, n, f);
   profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
 }
@@ -436,8 +476,8 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
   T* scratch_total = static_cast<T*>(scratch.result_device);
   const int wave_block = std::min(kDefaultBlock, max_block);
   if (n <= 0) {  // an empty sum still writes its zero
-    reduce_kernel<T><<<1, 64, 64 * sizeof(T), stream>>>(std::int64_t{0}, f, partials, scratch.ticket,
-                                                        host_total ? host_total : scratch_total, device_total);
+    launch_kernel(reduce_kernel<T, F>, 1, 64, 64 * sizeof(T), stream, std::int64_t{0}, f, partials, scratch.ticket,
+                  host_total ? host_total : scratch_total, device_total);
     check(cudaGetLastError(), "kernel launch", spec.label);
     return host_total ? nullptr : static_cast<const T*>(scratch.result);
   }
@@ -445,13 +485,13 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
   // Tuning candidates write the scratch result only: the caller's slots see the real launch.
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room, wave,
                                   [&](const LaunchConfig& k) {
-                                    reduce_kernel<T><<<k.grid, k.block, k.block * sizeof(T), stream>>>(
-                                        n, f, partials, scratch.ticket, scratch_total, nullptr);
+                                    launch_kernel(reduce_kernel<T, F>, k.grid, k.block, k.block * sizeof(T), stream, n,
+                                                  f, partials, scratch.ticket, scratch_total, static_cast<T*>(nullptr));
                                   });
   if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block) c = wave;  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
-  reduce_kernel<T><<<c.grid, c.block, c.block * sizeof(T), stream>>>(
-      n, f, partials, scratch.ticket, host_total ? host_total : scratch_total, device_total);
+  launch_kernel(reduce_kernel<T, F>, c.grid, c.block, c.block * sizeof(T), stream, n, f, partials, scratch.ticket,
+                host_total ? host_total : scratch_total, device_total);
   profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
   return host_total ? nullptr : static_cast<const T*>(scratch.result);
