@@ -65,9 +65,6 @@ bool pdl_enabled();
 // C++ compiler, which builds src/runtime/cuda_launch.cpp.
 #if defined(__CUDACC__)
 
-// The functor is a __grid_constant__ parameter: read in place from the constant bank. Without it
-// a member function call takes the functor's address and nvcc copies it to a local stack frame
-// (hundreds of bytes for a stencil kernel), so every member read becomes a local-memory load.
 // The start of every kernel launched with launch_kernel: wait for the previous kernel on the
 // stream (a no-op when launched plainly), then let the next one launch.
 __device__ __forceinline__ void pdl_start() {
@@ -97,6 +94,9 @@ void launch_kernel(void (*kernel)(P...), int grid, int block, std::size_t shared
   cudaLaunchKernelEx(&cfg, kernel, std::forward<A>(args)...);  // errors: cudaGetLastError, as <<<>>>
 }
 
+// The functor is a __grid_constant__ parameter: read in place from the constant bank. Without it
+// a member function call takes the functor's address and nvcc copies it to a local stack frame
+// (hundreds of bytes for a stencil kernel), so every member read becomes a local-memory load.
 template <class F>
 __device__ __forceinline__ void grid_stride(std::int64_t n, const F& f) {
   pdl_start();
