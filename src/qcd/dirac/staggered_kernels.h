@@ -65,8 +65,10 @@ struct StaggeredDslashKernel {
   int stride[4];  // lexicographic stride of direction mu (sites are 32-bit: kMaxLocalVolume)
   int origin_parity[4];  // parity of origin_0 + ... + origin_{mu-1} (global eta from local coords)
   int antiperiodic[4];   // 1: hops across the boundary in mu pick up -1
-  std::int64_t first;    // eo index of the first output site of the launch
-  std::int64_t out_base, in_base, x_base;  // eo index - base = site index in each field
+  // Site indices are 32-bit (Geometry: local volume <= kMaxLocalVolume), as in the Wilson kernel:
+  // 64-bit bases made every neighbour's index and norm address 64-bit arithmetic.
+  int first;                     // eo index of the first output site of the launch
+  int out_base, in_base, x_base;  // eo index - base = site index in each field
   real c_fat, c_long, beta;
   bool hopping;  // false: out = beta x only (copies a parity into a full field)
   bool xpay;
@@ -157,7 +159,7 @@ struct StaggeredDslashKernel {
   // the values before the store rounds them.
   template <bool Dot>
   GLUON_HD double site(std::int64_t i) const {
-    const int eo = static_cast<int>(first + i);
+    const int eo = first + static_cast<int>(i);
     int xc[4];
     idx.coords(eo, xc);
     ColorVector<real> af{}, al{};
@@ -299,10 +301,10 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     k.origin_parity[mu] = a.origin_parity[mu];
     k.antiperiodic[mu] = a.antiperiodic[mu];
   }
-  k.first = a.first;
-  k.out_base = a.out_base;
-  k.in_base = a.in_base;
-  k.x_base = a.x_base;
+  k.first = static_cast<int>(a.first);
+  k.out_base = static_cast<int>(a.out_base);
+  k.in_base = static_cast<int>(a.in_base);
+  k.x_base = static_cast<int>(a.x_base);
   k.c_fat = static_cast<real>(a.c_fat);
   k.c_long = static_cast<real>(a.c_long);
   k.beta = static_cast<real>(a.beta);
