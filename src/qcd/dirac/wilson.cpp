@@ -21,11 +21,10 @@ namespace gluon::qcd {
 namespace {
 
 // Blocked on CUDA; on the CPU tiled where the vector kernel runs (wilson_simd.h), else site_major.
-FieldOrder order_for(const runtime::Exec& ex, const Geometry& g, Precision p, Reconstruct r) {
+// The vector kernel reads every precision and link compression.
+FieldOrder order_for(const runtime::Exec& ex, const Geometry& g) {
   if (ex.on_device()) return FieldOrder::blocked;
-  return detail::cpu_simd_available() && detail::cpu_simd_fits(g) && detail::wilson_simd_takes(p, r)
-             ? FieldOrder::tiled
-             : FieldOrder::site_major;
+  return detail::cpu_simd_available() && detail::cpu_simd_fits(g) ? FieldOrder::tiled : FieldOrder::site_major;
 }
 
 const char* subset_name(SiteSubset s) {
@@ -90,7 +89,7 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
   gp.geometry = u.geometry();
   gp.precision = p;
   gp.reconstruct = r;
-  gp.order = order ? *order : order_for(ex, u.geometry(), p, r);
+  gp.order = order ? *order : order_for(ex, u.geometry());
   gp.space = runtime::memspace_for(ex);
   gp.device = ex.device;
   links_ = converted(u, gp, ex);
@@ -102,7 +101,7 @@ WilsonDslash::WilsonDslash(const GaugeField& u, const std::array<double, 4>& bou
 
 bool WilsonDslash::split() const { return halo_->active(); }
 bool WilsonDslash::vectorised() const {  // tiled, and tiled is what order_for picks
-  return order() == FieldOrder::tiled && order_for(exec_, geometry(), precision(), reconstruct()) == FieldOrder::tiled;
+  return order() == FieldOrder::tiled && order_for(exec_, geometry()) == FieldOrder::tiled;
 }
 HaloStats WilsonDslash::halo_stats() const { return halo_->stats(); }
 

@@ -9,17 +9,11 @@ namespace {
 bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled && l.block == w; }
 }  // namespace
 
-bool wilson_simd_takes(Precision p, Reconstruct r) {
-  return (r == Reconstruct::r18 || r == Reconstruct::r12 || r == Reconstruct::r8) &&
-         (p == Precision::double_ || p == Precision::single || p == Precision::half);
-}
-
 bool try_wilson_simd(const DslashCall& call) {
   if (call.ex.backend != runtime::Backend::cpu || call.op != DslashCall::body) return false;
   for (int mu = 0; mu < 4; ++mu)
     if (call.view.cut[mu]) return false;
   const auto& gp = call.u->params();
-  if (!wilson_simd_takes(gp.precision, gp.reconstruct)) return false;
   const int w = cpu_simd_lanes();
   if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry())) return false;
   if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;

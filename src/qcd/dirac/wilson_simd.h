@@ -2,11 +2,10 @@
 // Private: the CPU Wilson dslash vectorised across sites (Grid's approach), for the tiled field
 // order (field_layout.h) of the CPU Wilson operator; when it can run: cpu_simd.h.
 //
-//   wilson_simd_takes(p, r)  the precisions and link compressions it reads: double, single and
-//                          half (int16 with per-site norms, computed in single); r18, r12 and
-//                          r8 (rebuilt per lane, cpu_simd_r8.h)
+// It reads every precision (double, single, and half: int16 with per-site norms, computed in
+// single) and every link compression (r18, r12, and r8 rebuilt per lane, cpu_simd_r8.h).
 //   try_wilson_simd(call)  runs the body of `call` with the vector kernel and returns true when
-//                          it can: CPU backend, wilson_simd_takes, any epilogue
+//                          it can: CPU backend, any epilogue
 //                          (plain, xpay, clover, clover on x), no cut dimension, gauge field
 //                          (and its backward copy, call.u_back), vectors and clover field in
 //                          the tiled order of width W, and
@@ -20,7 +19,6 @@
 
 namespace gluon::qcd::detail {
 
-bool wilson_simd_takes(Precision p, Reconstruct r);
 bool try_wilson_simd(const DslashCall& call);
 
 }  // namespace gluon::qcd::detail
