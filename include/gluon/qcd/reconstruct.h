@@ -85,8 +85,9 @@ inline constexpr float kR8HalfSlot0Scale = 8.0f + 3.14159274f;  // |v0| <= 8 + p
 inline constexpr float kR8HalfSlot1Scale = 4.0f + 3.14159274f;  // |v1| <= 4 + pi
 
 // The PTX is written out with .ftz: without -ftz (the build keeps IEEE denormals elsewhere)
-// ptxas wraps each MUFU op in a denormal rescale (a compare and two predicated multiplies)
-// and expands rcp.rn into a refined reciprocal with a slow-path branch. A flushed input is
+// ptxas wraps each MUFU op in a denormal rescale (compares and predicated multiplies) and
+// expands rcp.rn into a refined reciprocal with a called slow path (SASS of the Wilson single r8
+// body: 49 FSETP, 48 FMUL and 12 CALL fewer; bench/results/2026-11-25-r8-ftz-h200). A flushed input is
 // harmless here: an angle that small has sin = angle = 0 to float precision, and the square
 // root and reciprocal are taken only of values above r8_floor<float>() = 1e-30 (the callers
 // select 0 below; double keeps 0).
