@@ -18,6 +18,7 @@
 #include "gluon/runtime/hd.h"
 #include "gluon/runtime/parallel.h"
 #include "bicgstab_coefficients.h"
+#include "cg_coefficients.h"
 #include "ops_support.h"
 
 namespace gluon::qcd::blas::detail {
@@ -147,13 +148,7 @@ struct Given {
   GLUON_HD R b() const { return b_; }
 };
 
-// alpha = |r|^2 / p^dagger A p when that is positive and finite, else 0: a breakdown leaves x and r
-// as they were, and the host, which reads p^dagger A p from the slot's mirror, reports it.
-GLUON_HD_INLINE double cg_alpha(double r2, double pAp) {
-  return (pAp > 0.0 && pAp <= 1.7976931348623157e308) ? r2 / pAp : 0.0;
-}
-
-// a() = sign alpha; b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
+// a() = sign alpha (cg_alpha, cg_coefficients.h); b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
 // broadcast load from L1, against dozens of bytes of vector data per site.
 template <class R>
 struct CgSlots {

@@ -110,6 +110,25 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   const double want = blas::re_dot(bpc_c, m_c, cpu);
   EXPECT_NEAR(slots.host(0), want, 10 * tol * std::fabs(want)) << "M_dot's dot";
 
+  // CG's step with the residual update folded into M's two kernels (M_cg_residual: p^dagger M p
+  // from |p|^2 and |D_oe p|^2, r -= alpha M p, |r|^2; M p never stored) against the CPU's default.
+  SpinorField r_c(cpu_op.vector_params()), ap_c(cpu_op.vector_params());
+  fill_gaussian(r_c, 29, 5, cpu);
+  SpinorField r_g = converted(r_c, gpu_op.vector_params(), gpu), ap_g(gpu_op.vector_params());
+  blas::zero(ap_g, gpu);
+  const double r2 = blas::norm2(r_c, cpu);
+  runtime::ScalarSlots cs(cpu, 4), gs(gpu, 4);
+  cs.set(0, r2);
+  gs.set(0, r2);
+  cpu_op.DiracOperator::M_cg_residual(ap_c, bpc_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3});
+  gpu_op.M_cg_residual(ap_g, converted(bpc_c, gpu_op.vector_params(), gpu), r_g, {&gs, 0}, {&gs, 1}, {&gs, 3});
+  gs.record();
+  gs.wait();
+  EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "M_cg_residual's p^dagger M p";
+  EXPECT_NEAR(gs.host(3), cs.host(3), 10 * tol * cs.host(3)) << "M_cg_residual's |r|^2";
+  EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(r_c, cpu)), tol) << "M_cg_residual's r";
+  EXPECT_EQ(blas::norm2(ap_g, gpu), 0.0) << "M_cg_residual stored M p";
+
   SpinorField x_c(cpu_op.full_params()), x_g(gpu_op.full_params());
   cpu_op.reconstruct(x_c, bpc_c, src);
   gpu_op.reconstruct(x_g, converted(bpc_c, gpu_op.vector_params(), gpu), src_d);

@@ -38,6 +38,12 @@ void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pA
   blas::re_dot(in, out, pAp, exec_);
 }
 
+void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                  blas::Slot pAp, blas::Slot r2_new) const {
+  M_dot(Ap, p, pAp);
+  blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
+}
+
 void DiracOperator::M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho,
                           blas::Slot r0v, blas::Slot alpha) const {
   M(v, p);

@@ -279,7 +279,7 @@ SpinorField& StaggeredDirac::temporary(SiteSubset subset) const {
 }
 
 void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-                           double a, double b, double* const* dot) const {
+                           double a, double b, const detail::StaggeredFold* fold) const {
   const Geometry& g = fat_.geometry();
   const Precision prec = params_.precision;
   check_vector(out, g, prec, exec_, "output");
@@ -330,11 +330,14 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
   L.beta = a;
   L.hopping = b != 0.0;
   if (!L.hopping && !x) throw InputError("staggered operator: nothing to compute (b = 0 and no xpay input)");
-  if (dot) {
-    if (!x || parity < 0 || halo_->active())
-      throw Error("staggered operator: a fused dot needs the xpay input, one parity and an unsplit lattice");
-    L.dot_device = dot[0];
-    L.dot_host = dot[1];
+  if (fold && fold->kind != detail::StaggeredFold::none) {
+    const bool wants_x = fold->kind != detail::StaggeredFold::cg_norms;
+    if ((x != nullptr) != wants_x || parity < 0 || halo_->active() || !L.hopping)
+      throw Error("staggered operator: a fused sum needs one parity, an unsplit lattice, the hops, and the xpay "
+                  "input exactly when it reads it");
+    if (fold->kind == detail::StaggeredFold::cg_residual && (out.data() == x->data()))
+      throw Error("staggered operator: CG's residual update needs the residual apart from p");
+    L.fold = *fold;
     L.view = halo_->local_view();
     return launch_staggered(prec, L, &vector_launches_);
   }
@@ -400,12 +403,38 @@ void StaggeredDirac::M(SpinorField& out, const SpinorField& in) const {
 void StaggeredDirac::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const {
   if (!params_.even_odd || halo_->active()) return DiracOperator::M_dot(out, in, pAp);
   if (out.data() == in.data()) throw InputError("staggered M: the output and the input are one field");
-  double* const dot[2] = {blas::slot_address("staggered M_dot", "pAp", pAp, exec_, false),
-                          blas::slot_address("staggered M_dot", "pAp", pAp, exec_, true)};
+  detail::StaggeredFold dot;
+  dot.kind = detail::StaggeredFold::dot;
+  dot.device = blas::slot_address("staggered M_dot", "pAp", pAp, exec_, false);
+  dot.host = blas::slot_address("staggered M_dot", "pAp", pAp, exec_, true);
   const double m = params_.mass;
   SpinorField& t = temporary(SiteSubset::odd);
   apply(t, in, 1, false, nullptr, 0.0, 1.0);
-  apply(out, t, 0, false, &in, m * m, -1.0, dot);
+  apply(out, t, 0, false, &in, m * m, -1.0, &dot);
+}
+
+void StaggeredDirac::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                   blas::Slot pAp, blas::Slot r2_new) const {
+  // The CPU vector kernel has M_dot folded but not these: there the default is faster.
+  if (!params_.even_odd || halo_->active() || vectorised())
+    return DiracOperator::M_cg_residual(Ap, p, r, r2, pAp, r2_new);
+  if (r.data() == p.data()) throw InputError("staggered M_cg_residual: r and p are one field");
+  const char* who = "staggered M_cg_residual";
+  const double m = params_.mass;
+  detail::StaggeredFold norms;
+  norms.kind = detail::StaggeredFold::cg_norms;
+  norms.device = blas::slot_address(who, "pAp", pAp, exec_, false, 2);
+  norms.host = blas::slot_address(who, "pAp", pAp, exec_, true, 2);
+  norms.m2 = m * m;
+  detail::StaggeredFold update;
+  update.kind = detail::StaggeredFold::cg_residual;
+  update.device = blas::slot_address(who, "r2_new", r2_new, exec_, false);
+  update.host = blas::slot_address(who, "r2_new", r2_new, exec_, true);
+  update.r2 = blas::slot_address(who, "r2", r2, exec_, false);
+  update.pAp = norms.device;
+  SpinorField& t = temporary(SiteSubset::odd);
+  apply(t, p, 1, false, nullptr, 0.0, 1.0, &norms);      // t = D_oe p; p^dagger M p
+  apply(r, t, 0, false, &p, m * m, -1.0, &update);        // r -= alpha (m^2 p - D_eo t); |r|^2
 }
 
 void StaggeredDirac::Mdag(SpinorField& out, const SpinorField& in) const {

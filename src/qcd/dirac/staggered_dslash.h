@@ -12,6 +12,25 @@
 
 namespace gluon::qcd::detail {
 
+// What a body launch on one parity of an unsplit lattice also does, queued with
+// parallel_reduce_into into a ScalarSlots slot (`device`) and its mirror (`host`):
+//   dot          (xpay) Re <x, out> over the launched sites: CG's p^dagger M p (M_dot)
+//   cg_norms     (no xpay, the odd sites of M = m^2 - D_eo D_oe's first kernel, out = D_oe in)
+//                {|out|^2, |in|^2} into two consecutive slots, then p^dagger M p =
+//                m2 |in|^2 + |out|^2 written over the first (D_eo = -D_oe^dagger). |in|^2 is
+//                summed over each site's +x neighbour, which runs over every input site once.
+//   cg_residual  (xpay) out is CG's residual r: r -= alpha (a x + b D in), alpha =
+//                cg_alpha(*r2, *pAp) (cg_coefficients.h); |r|^2 into the slot. M p is not stored.
+struct StaggeredFold {
+  enum Kind : int { none = 0, dot = 1, cg_norms = 2, cg_residual = 3 };
+  int kind = none;
+  double* device = nullptr;
+  double* host = nullptr;
+  double m2 = 0.0;
+  const double* r2 = nullptr;
+  const double* pAp = nullptr;
+};
+
 struct StaggeredLaunch {
   const runtime::Exec* ex = nullptr;
   SpinorField* out = nullptr;
@@ -38,10 +57,7 @@ struct StaggeredLaunch {
   void* send_bwd = nullptr;
   void* send_fwd = nullptr;
   HaloView view;
-  // Body launch with xpay: also Re <x, out> over the launched sites, queued (parallel_reduce_into)
-  // into these (a ScalarSlots slot and its mirror); nullptr: no dot.
-  double* dot_device = nullptr;
-  double* dot_host = nullptr;
+  StaggeredFold fold;  // body launches only
 };
 
 template <class Store>

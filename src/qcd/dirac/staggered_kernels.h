@@ -19,6 +19,7 @@
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
+#include "../cg_coefficients.h"
 #include "../ops_support.h"
 #include "face_indexer.h"
 #include "occupancy_floor.h"
@@ -76,6 +77,8 @@ struct StaggeredDslashKernel {
   // Forward ghost of mu: in(y) on the +mu neighbour's slices 0..2 (naive: 0); backward ghost:
   // F^+ in on its top slice, then (improved) L^+ in on its top three slices.
   int mode;
+  const double* cg_r2;   // cg_residual: the slots alpha is computed from
+  const double* cg_pAp;
   int cut[4];
   int gneg_f[4], gneg_b[4];  // 1: a hop across the rank's +mu / -mu edge is antiperiodic
   const real* gf[4];
@@ -153,16 +156,18 @@ struct StaggeredDslashKernel {
     return ((eta + origin_parity[mu]) & 1) != 0;
   }
 
-  GLUON_HD void operator()(std::int64_t i) const { site<false>(i); }
+  GLUON_HD void operator()(std::int64_t i) const { site<StaggeredFold::none>(i); }
 
-  // Computes and stores out(x); with Dot (xpay only), returns Re <x(x), out(x)> in double, from
-  // the values before the store rounds them.
-  template <bool Dot>
-  GLUON_HD double site(std::int64_t i) const {
+  // Computes out(x) and stores it, or (cg_residual) subtracts alpha out(x) from the residual
+  // stored there; returns the site's part of the fold's sums (StaggeredFold), in double and from
+  // the values before a store rounds them.
+  template <int Fold>
+  GLUON_HD DoubleSums<2> site(std::int64_t i) const {
     const int eo = first + static_cast<int>(i);
     int xc[4];
     idx.coords(eo, xc);
     ColorVector<real> af{}, al{};
+    DoubleSums<2> sums{};
     if (hopping) {
       const int lex = xc[0] + stride[1] * xc[1] + stride[2] * xc[2] + stride[3] * xc[3];
       const int half = static_cast<int>(idx.half);
@@ -171,6 +176,13 @@ struct StaggeredDslashKernel {
       hops<1>(af, al, xc, eo, lex, other, xc[0]);
       hops<2>(af, al, xc, eo, lex, other, xc[0] + xc[1]);
       hops<3>(af, al, xc, eo, lex, other, xc[0] + xc[1] + xc[2]);
+      if constexpr (Fold == StaggeredFold::cg_norms) {
+        // |in|^2 at the +x neighbour (just loaded by the x hop: an L1 hit), so that each input
+        // site is counted once over the launch (x -> x + 1 with wrap-around maps the output
+        // parity onto the input parity; the lattice is not split).
+        const int up = xc[0] + 1 == idx.dims[0] ? 0 : xc[0] + 1;
+        sums.v[1] = norm2_of(in.load(other + ((lex + up - xc[0]) >> 1) - in_base));
+      }
     }
     ColorVector<real> r;
     for (int c = 0; c < 3; ++c) {
@@ -181,27 +193,60 @@ struct StaggeredDslashKernel {
         r.c[c].im += c_long * al.c[c].im;
       }
     }
-    double dot = 0.0;
     if (xpay) {
       const ColorVector<real> xv = x.load(eo - x_base);
       for (int c = 0; c < 3; ++c) {
         r.c[c].re += beta * xv.c[c].re;
         r.c[c].im += beta * xv.c[c].im;
-        if constexpr (Dot)
-          dot += static_cast<double>(xv.c[c].re) * r.c[c].re + static_cast<double>(xv.c[c].im) * r.c[c].im;
+        if constexpr (Fold == StaggeredFold::dot)
+          sums.v[0] += static_cast<double>(xv.c[c].re) * r.c[c].re + static_cast<double>(xv.c[c].im) * r.c[c].im;
       }
     }
-    out.store(eo - out_base, r);
-    return dot;
+    if constexpr (Fold == StaggeredFold::cg_residual) {
+      const real alpha = static_cast<real>(blas::detail::cg_alpha(*cg_r2, *cg_pAp));
+      ColorVector<real> res = out.load(eo - out_base);
+      for (int c = 0; c < 3; ++c) {
+        res.c[c].re -= alpha * r.c[c].re;
+        res.c[c].im -= alpha * r.c[c].im;
+      }
+      out.store(eo - out_base, res);
+      sums.v[0] = norm2_of(res);
+    } else {
+      out.store(eo - out_base, r);
+      if constexpr (Fold == StaggeredFold::cg_norms) sums.v[0] = norm2_of(r);
+    }
+    return sums;
+  }
+
+  GLUON_HD_INLINE static double norm2_of(const ColorVector<real>& v) {
+    double n = 0.0;
+    for (int c = 0; c < 3; ++c)
+      n += static_cast<double>(v.c[c].re) * v.c[c].re + static_cast<double>(v.c[c].im) * v.c[c].im;
+    return n;
   }
 };
 
-// The body with CG's p^dagger A p folded in: out = beta x + c D in, summing Re <x, out>.
-template <class K>
-struct StaggeredDotKernel {
-  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // out-of-place
+// The body with one sum folded in (StaggeredFold dot or cg_residual).
+template <class K, int Fold>
+struct StaggeredSumKernel {
   K k;
-  GLUON_HD DoubleSums<1> operator()(std::int64_t i) const { return {{k.template site<true>(i)}}; }
+  GLUON_HD DoubleSums<1> operator()(std::int64_t i) const { return {{k.template site<Fold>(i).v[0]}}; }
+};
+
+// The first kernel of CG's M with {|out|^2, |in|^2} summed; its finish writes p^dagger M p =
+// m2 |in|^2 + |out|^2 over the first of the two slots (device and mirror) the sums went to.
+template <class K>
+struct StaggeredCgNormsKernel {
+  K k;
+  double m2;
+  double* pAp;
+  double* pAp_mirror;
+  GLUON_HD DoubleSums<2> operator()(std::int64_t i) const { return k.template site<StaggeredFold::cg_norms>(i); }
+  GLUON_HD void finish(const DoubleSums<2>& total) const {
+    const double v = m2 * total.v[1] + total.v[0];
+    *pAp = v;
+    *pAp_mirror = v;
+  }
 };
 
 // Pack of dimension mu (input sites of parity q): entries [0, D hf) are in(y) on slices
@@ -344,14 +389,39 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     runtime::parallel_for(*a.ex, es, nslices * hf, ek);
     return;
   }
-  if (a.dot_host) {
+  if (a.fold.kind != StaggeredFold::none) {
     runtime::TuneSpec ds;
-    ds.label = Improved ? "improved_staggered_dslash_dot" : "staggered_dslash_dot";
-    ds.tuning = a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
-    using T = DoubleSums<1>;
-    runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredDotKernel<K>{k}, reinterpret_cast<T*>(a.dot_host),
-                                     reinterpret_cast<T*>(a.dot_device));
-    return;
+    ds.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
+    switch (a.fold.kind) {
+      case StaggeredFold::dot: {
+        ds.label = Improved ? "improved_staggered_dslash_dot" : "staggered_dslash_dot";
+        using T = DoubleSums<1>;
+        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::dot>{k},
+                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        return;
+      }
+      case StaggeredFold::cg_norms: {
+        ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
+        using T = DoubleSums<2>;
+        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count,
+                                         StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
+                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        return;
+      }
+      case StaggeredFold::cg_residual: {
+        ds.label = Improved ? "improved_staggered_dslash_cg_residual" : "staggered_dslash_cg_residual";
+        ds.tuning = runtime::Tuning::restore;  // updates the residual in place
+        ds.outputs.add(a.out->data(), a.out->buffer().bytes());
+        if (a.out->norms()) ds.outputs.add(a.out->norms(), a.out->norm_buffer().bytes());
+        k.cg_r2 = a.fold.r2;
+        k.cg_pAp = a.fold.pAp;
+        using T = DoubleSums<1>;
+        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k},
+                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        return;
+      }
+      default: throw Error("staggered dslash: unknown fold");
+    }
   }
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
   runtime::TuneSpec spec;

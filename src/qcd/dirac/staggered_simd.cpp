@@ -37,7 +37,9 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   if (L.count == half && (L.first == 0 || L.first == half)) p0 = p1 = static_cast<int>(L.first / half);
   else if (!(L.first == 0 && L.count == 2 * half)) return false;
   // (The improved kernel runs in two passes and its dot reads x in the second: x must not be out.)
-  if (L.dot_host && (p0 != p1 || L.x->data() == L.out->data())) return false;
+  const bool dot = L.fold.kind == StaggeredFold::dot;
+  if (L.fold.kind != StaggeredFold::none && !dot) return false;  // CG's folds: the scalar kernel
+  if (dot && (p0 != p1 || L.x->data() == L.out->data())) return false;
 
   StaggeredSimdArgs a;
   a.fat = L.fat->data();
@@ -67,7 +69,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   a.c_long = L.c_long;
   a.beta = L.beta;
   std::vector<double> partials;
-  if (L.dot_host) {
+  if (dot) {
     const std::int64_t tiles = half / cpu_simd_lanes();
     partials.assign(static_cast<std::size_t>((tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
     a.dot_partials = partials.data();
@@ -79,11 +81,11 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
                                               : staggered_simd_half(a);
     if (!ran) return false;  // (only before the first launch: the arguments are the same for both)
   }
-  if (L.dot_host) {
+  if (dot) {
     double sum = 0.0;
     for (double v : partials) sum += v;  // in chunk order: independent of the thread count
-    *L.dot_host = sum;
-    *L.dot_device = sum;
+    *L.fold.host = sum;
+    *L.fold.device = sum;
   }
   return true;
 }

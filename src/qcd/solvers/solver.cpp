@@ -52,9 +52,9 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
     };
     L.flops = 2 * fm;
   }
+  const runtime::Exec ex = L.exec;
   if (shift != 0.0) {
     auto inner = L.apply;
-    const runtime::Exec ex = L.exec;
     L.apply = [inner, shift, ex](SpinorField& out, const SpinorField& in) {
       inner(out, in);
       blas::axpy(shift, in, out, ex);
@@ -67,27 +67,30 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
     L.apply_ts = [o](SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) { o->M_ts(t, s, ts, omega); };
   }  // (BiCGstab iterates on M alone)
   if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {
-    L.apply_dot = [o](SpinorField& out, const SpinorField& in, blas::Slot s) { o->M_dot(out, in, s); };
+    L.apply_residual = [o](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                           blas::Slot r2_new) { o->M_cg_residual(Ap, p, r, r2, pAp, r2_new); };
   } else if (shift == 0.0) {
     // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2, summed from the intermediate B p,
     // which streams one vector for the dot instead of p and A p (CGNR's alpha as CGLS has it;
     // also never negative in rounding).
     auto mid = std::make_shared<SpinorField>(L.params);
-    const runtime::Exec ex = L.exec;
     const bool mdag_first = form == Form::mmdag;
-    L.apply_dot = [o, mid, ex, mdag_first](SpinorField& out, const SpinorField& in, blas::Slot s) {
-      if (mdag_first) o->Mdag(*mid, in);
-      else o->M(*mid, in);
-      blas::re_dot(*mid, *mid, s, ex);
-      if (mdag_first) o->M(out, *mid);
-      else o->Mdag(out, *mid);
+    L.apply_residual = [o, mid, ex, mdag_first](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                                blas::Slot pAp, blas::Slot r2_new) {
+      if (mdag_first) o->Mdag(*mid, p);
+      else o->M(*mid, p);
+      blas::re_dot(*mid, *mid, pAp, ex);
+      if (mdag_first) o->M(Ap, *mid);
+      else o->Mdag(Ap, *mid);
+      blas::cg_residual(r2, pAp, Ap, r, r2_new, ex);
     };
   } else {
     const auto apply = L.apply;
-    const runtime::Exec ex = L.exec;
-    L.apply_dot = [apply, ex](SpinorField& out, const SpinorField& in, blas::Slot s) {
-      apply(out, in);
-      blas::re_dot(in, out, s, ex);
+    L.apply_residual = [apply, ex](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                   blas::Slot pAp, blas::Slot r2_new) {
+      apply(Ap, p);
+      blas::re_dot(p, Ap, pAp, ex);
+      blas::cg_residual(r2, pAp, Ap, r, r2_new, ex);
     };
   }
   return L;
@@ -285,8 +288,9 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   double r2 = sol.r2;
   SpinorField p(As.params), Ap(As.params);
   blas::copy(p, R, exs);
-  // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; slot 2: p^dagger A p.
-  runtime::ScalarSlots slots(exs, 3);
+  // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; slot 2: p^dagger A p
+  // (slot 3: its scratch, LinearOp::apply_residual).
+  runtime::ScalarSlots slots(exs, 4);
   int cur = 0;
   slots.set(cur, r2);
   const blas::Slot pAp_slot{&slots, 2};
@@ -297,8 +301,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
     while (true) {
       if (m.out_of_iterations()) return sol.true_r2() <= stop2;
       const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur};
-      As.apply_dot(Ap, p, pAp_slot);
-      blas::cg_residual(r2_slot, pAp_slot, Ap, R, r2_new_slot, exs);  // R -= alpha Ap
+      As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
       slots.record();
       blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
       slots.wait();

@@ -16,13 +16,17 @@
 
 namespace gluon::qcd::solvers::detail {
 
-// out = A in on fields of `params`, run on `exec`; `flops` per application. apply_dot also
-// queues Re <in, out> into a device slot (DiracOperator::M_dot where A is M itself; for
-// A = B^+ B, |B in|^2 from the intermediate B in); apply_r0v
-// and apply_ts queue BiCGstab's reductions (DiracOperator::M_r0v, M_ts; A = M only).
+// out = A in on fields of `params`, run on `exec`; `flops` per application. apply_residual is
+// CG's operator step (DiracOperator::M_cg_residual's contract: p^dagger A p into slot pAp and the
+// scratch slot after it, then r -= alpha A p, |r|^2 into r2_new; Ap scratch): M_cg_residual
+// where A is M itself; for A = B^+ B, p^dagger A p as |B p|^2 from the intermediate B p, then
+// blas::cg_residual. apply_r0v and apply_ts queue BiCGstab's reductions (DiracOperator::M_r0v,
+// M_ts; A = M only).
 struct LinearOp {
   std::function<void(SpinorField&, const SpinorField&)> apply;
-  std::function<void(SpinorField&, const SpinorField&, blas::Slot)> apply_dot;
+  std::function<void(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                     blas::Slot r2_new)>
+      apply_residual;
   std::function<void(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
                      blas::Slot alpha)>
       apply_r0v;

@@ -79,6 +79,15 @@ class DiracOperator {
   // kernel reads `in` at every output site anyway (even-odd staggered: m^2 in - D D in) folds the
   // dot into it and saves streaming both vectors again.
   virtual void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const;
+  // CG's operator step with its residual update: p^dagger M p into slot pAp, then
+  // r -= alpha M p and |r|^2 into slot r2_new, alpha = |r|^2 / p^dagger M p read from slots r2
+  // and pAp on the device as blas::cg_residual does (0 unless p^dagger M p is positive and
+  // finite). pAp names two consecutive slots, the second scratch. `Ap` is scratch of
+  // vector_params(): the default, M_dot into it and then blas::cg_residual, stores M p there; even-odd
+  // staggered (not split, not the CPU vector kernel) never stores M p: its first kernel sums
+  // p^dagger M p = m^2 |p|^2 + |D_oe p|^2 (D_eo = -D_oe^dagger) and its second updates r.
+  virtual void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                             blas::Slot r2_new) const;
   // BiCGstab's operator applications with their reductions (blas.h, same slots):
   //   M_r0v: v = M p, then bicgstab_r0v(r0, v, rho, r0v, alpha)
   //   M_ts:  t = M s, then bicgstab_ts(t, s, ts, omega)

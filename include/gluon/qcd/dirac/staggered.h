@@ -77,6 +77,7 @@ namespace gluon::qcd {
 
 namespace detail {
 class SpinorHalo;
+struct StaggeredFold;
 }
 
 class StaggeredDirac final : public DiracOperator {
@@ -98,6 +99,10 @@ class StaggeredDirac final : public DiracOperator {
   void M(SpinorField& out, const SpinorField& in) const override;
   // Even-odd and not split: the dot rides on the second hop's kernel (its xpay reads in).
   void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const override;
+  // Even-odd, not split, not the CPU vector kernel: p^dagger M p rides on the first hop's kernel
+  // and r's update on the second's (dirac.h); M p is never stored.
+  void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                     blas::Slot r2_new) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
@@ -131,10 +136,10 @@ class StaggeredDirac final : public DiracOperator {
  private:
   void init_common(FieldOrder order);
   // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields). With
-  // `dot` (x given, one parity, not split): Re <x, out> over the launched sites, queued into the
-  // slot's device memory and mirror (dot[0], dot[1]).
+  // `fold` (one parity, not split): a sum over the launched sites queued into slots, or CG's
+  // residual update (staggered_dslash.h, StaggeredFold).
   void apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-             double a, double b, double* const* dot = nullptr) const;
+             double a, double b, const detail::StaggeredFold* fold = nullptr) const;
   SpinorField& temporary(SiteSubset subset) const;
 
   bool improved_ = false;
