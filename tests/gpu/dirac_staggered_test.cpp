@@ -17,6 +17,7 @@
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/tune.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -151,6 +152,57 @@ TEST(StaggeredGpu, NaiveCudaEqualsCpu) {
       const StaggeredDirac cpu_op(params(false, p, r, Reconstruct::r18), u, cpu, FieldOrder::site_major);
       const StaggeredDirac gpu_op(params(false, p, r, Reconstruct::r18), u, gpu, FieldOrder::blocked);
       compare(cpu_op, gpu_op, cpu, gpu);
+    }
+}
+
+// Each launch variant (runtime::set_forced_variant: the plain kernel and every occupancy floor)
+// of the even-odd M and of CG's folded step (M_cg_residual), which the other tests see only when
+// the tuner picks it, against the CPU.
+TEST(StaggeredGpu, EveryLaunchVariantOfMAndTheCgStepMatchesTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  struct Reset {
+    ~Reset() { runtime::set_forced_variant(-1); }
+  } reset;
+  GaugeField u = GaugeField::canonical(kGeom);
+  set_hot(u, 7, cpu);
+  const auto links = unsmeared_improved_links(u, cpu);
+  for (bool improved : {false, true})
+    for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
+      SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(p));
+      const DiracParams dp = params(improved, p, improved ? Reconstruct::r18 : Reconstruct::r12, Reconstruct::r12);
+      const StaggeredDirac cpu_op = improved ? StaggeredDirac(dp, links.fat, links.longlinks, cpu, FieldOrder::site_major)
+                                             : StaggeredDirac(dp, u, cpu, FieldOrder::site_major);
+      const StaggeredDirac gpu_op =
+          improved ? StaggeredDirac(dp, links.fat, links.longlinks, gpu) : StaggeredDirac(dp, u, gpu);
+      const double tol = tolerance(p);
+      SpinorField p_c(cpu_op.vector_params()), r_c(cpu_op.vector_params()), m_c(cpu_op.vector_params());
+      fill_gaussian(p_c, 31, 6, cpu);
+      fill_gaussian(r_c, 32, 7, cpu);
+      const SpinorField p_g = converted(p_c, gpu_op.vector_params(), gpu);
+      const SpinorField r0_g = converted(r_c, gpu_op.vector_params(), gpu);
+      runtime::ScalarSlots cs(cpu, 4);
+      cs.set(0, blas::norm2(r_c, cpu));
+      cpu_op.DiracOperator::M_cg_residual(m_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3});
+      cpu_op.M(m_c, p_c);
+      for (int v = 0; v < 7; ++v) {
+        SCOPED_TRACE("variant " + std::to_string(v));
+        runtime::set_forced_variant(v);
+        SpinorField m_g(gpu_op.vector_params()), r_g(gpu_op.vector_params()), ap_g(gpu_op.vector_params());
+        gpu_op.M(m_g, p_g);
+        blas::copy(r_g, r0_g, gpu);
+        runtime::ScalarSlots gs(gpu, 4);
+        gs.set(0, cs.host(0));
+        gpu_op.M_cg_residual(ap_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3});
+        gs.record();
+        gs.wait();
+        EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
+        EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(r_c, cpu)), tol) << "r";
+        EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "p^dagger M p";
+        EXPECT_NEAR(gs.host(3), cs.host(3), 10 * tol * cs.host(3)) << "|r|^2";
+      }
+      runtime::set_forced_variant(-1);
     }
 }
 

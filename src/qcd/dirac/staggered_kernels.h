@@ -13,6 +13,7 @@
 // scale the links were divided by before storage (fat/long: a power of two >= max |entry|, or the
 // SU(3) normalisation of the long links for r12), so that half precision never saturates.
 #include <cstdint>
+#include <type_traits>
 
 #include "gluon/qcd/gauge_accessor.h"
 #include "gluon/qcd/geometry.h"
@@ -90,9 +91,11 @@ struct StaggeredDslashKernel {
   // can issue the loads of several hops ahead. The neighbour's eo index follows from the
   // lexicographic one: an odd hop flips the parity and, extents being even, so does a wrap.
   // Extents are >= 2, so a hop of 3 wraps at most twice (counted exactly: the boundary sign).
+  // in_norm2 (the +x hop only; nullptr: not wanted) receives |in|^2 at the forward neighbour,
+  // from the loaded values.
   template <int mu, int dist, class A>
   GLUON_HD_INLINE void hop_term(ColorVector<real>& acc, const A& links, const int* xc, int eo, int lex,
-                                int other, bool eta_neg) const {
+                                int other, bool eta_neg, double* in_norm2 = nullptr) const {
     const int L = idx.dims[mu];
     {
       int v = xc[mu] + dist, w = 0;
@@ -107,6 +110,10 @@ struct StaggeredDslashKernel {
         const ColorVector<real> v = in.load_unscaled(nb - in_base, sc, A::unscaled_factor);
         const auto u = links.load_link_unscaled(eo, mu);
         stag_accumulate_scaled(acc, u * v, neg, with_link_sign(u, sc));
+        if (in_norm2) {
+          const double f = static_cast<double>(sc) / A::unscaled_factor;  // the spinor's own scale
+          *in_norm2 = norm2_of(v) * f * f;
+        }
       }
     }
     {
@@ -129,9 +136,9 @@ struct StaggeredDslashKernel {
 
   template <int mu>
   GLUON_HD_INLINE void hops(ColorVector<real>& af, ColorVector<real>& al, const int* xc, int eo, int lex,
-                            int other, int eta) const {
+                            int other, int eta, double* in_norm2 = nullptr) const {
     const bool eta_neg = ((eta + origin_parity[mu]) & 1) != 0;
-    hop_term<mu, 1>(af, fat, xc, eo, lex, other, eta_neg);
+    hop_term<mu, 1>(af, fat, xc, eo, lex, other, eta_neg, in_norm2);
     if constexpr (Improved) hop_term<mu, 3>(al, lng, xc, eo, lex, other, eta_neg);
   }
 
@@ -172,17 +179,14 @@ struct StaggeredDslashKernel {
       const int lex = xc[0] + stride[1] * xc[1] + stride[2] * xc[2] + stride[3] * xc[3];
       const int half = static_cast<int>(idx.half);
       const int other = eo >= half ? 0 : half;  // the neighbours' parity block
-      hops<0>(af, al, xc, eo, lex, other, 0);  // eta_mu: parity of (global) x_0 + ... + x_{mu-1}
+      // cg_norms: |in|^2 at the +x neighbour, from the x hop's load, so that each input site is
+      // counted once over the launch (x -> x + 1 with wrap-around maps the output parity onto
+      // the input parity; the lattice is not split, so that hop is never a ghost).
+      hops<0>(af, al, xc, eo, lex, other, 0,  // eta_mu: parity of (global) x_0 + ... + x_{mu-1}
+              Fold == StaggeredFold::cg_norms ? &sums.v[1] : nullptr);
       hops<1>(af, al, xc, eo, lex, other, xc[0]);
       hops<2>(af, al, xc, eo, lex, other, xc[0] + xc[1]);
       hops<3>(af, al, xc, eo, lex, other, xc[0] + xc[1] + xc[2]);
-      if constexpr (Fold == StaggeredFold::cg_norms) {
-        // |in|^2 at the +x neighbour (just loaded by the x hop: an L1 hit), so that each input
-        // site is counted once over the launch (x -> x + 1 with wrap-around maps the output
-        // parity onto the input parity; the lattice is not split).
-        const int up = xc[0] + 1 == idx.dims[0] ? 0 : xc[0] + 1;
-        sums.v[1] = norm2_of(in.load(other + ((lex + up - xc[0]) >> 1) - in_base));
-      }
     }
     ColorVector<real> r;
     for (int c = 0; c < 3; ++c) {
@@ -389,7 +393,20 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     runtime::parallel_for(*a.ex, es, nslices * hf, ek);
     return;
   }
+  using floors = occupancy_floors<Store>;
   if (a.fold.kind != StaggeredFold::none) {
+    // CG's folds run with the occupancy floors the plain kernel has (the reduction's own
+    // variants, timed against each other): without them the first kernel took 5-7% longer than
+    // the plain one whose work it does (H200, 32^4, single and double).
+    auto reduce_floored = [&](const runtime::TuneSpec& spec, const auto& f, auto* host, auto* device) {
+      using F = std::decay_t<decltype(f)>;
+      using T = std::remove_pointer_t<decltype(host)>;
+      auto go = [&](int v) {
+        launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(*a.ex, spec, a.count, g, host, device); },
+                       floors{});
+      };
+      go(runtime::choose_variant<F>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
+    };
     runtime::TuneSpec ds;
     ds.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
     switch (a.fold.kind) {
@@ -403,9 +420,8 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
       case StaggeredFold::cg_norms: {
         ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
         using T = DoubleSums<2>;
-        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count,
-                                         StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
-                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        reduce_floored(ds, StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
+                       reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
         return;
       }
       case StaggeredFold::cg_residual: {
@@ -416,8 +432,8 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
         k.cg_r2 = a.fold.r2;
         k.cg_pAp = a.fold.pAp;
         using T = DoubleSums<1>;
-        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k},
-                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        reduce_floored(ds, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k}, reinterpret_cast<T*>(a.fold.host),
+                       reinterpret_cast<T*>(a.fold.device));
         return;
       }
       default: throw Error("staggered dslash: unknown fold");
@@ -428,7 +444,6 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   spec.label = Improved ? "improved_staggered_dslash" : "staggered_dslash";
   spec.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
   spec.aux = a.x ? "xpay" : "";
-  using floors = occupancy_floors<Store>;
   auto go = [&](int v) {
     launch_variant(v, k, [&](const auto& f) { runtime::parallel_for(*a.ex, spec, a.count, f); }, floors{});
   };

@@ -168,8 +168,8 @@ __device__ __forceinline__ T block_sum(T* shared, T mine) {
 // the host reads `total` only after synchronising with the kernel's completion, which makes its
 // writes visible.
 template <class T, class F>
-__global__ void reduce_kernel(std::int64_t n, const __grid_constant__ F f, T* block_partials, unsigned int* ticket, T* total,
-                              T* total_device) {
+__device__ __forceinline__ void reduce_body(std::int64_t n, const F& f, T* block_partials, unsigned int* ticket,
+                                            T* total, T* total_device) {
   // Raw storage: a __shared__ array of T may not have a constructor, and T{} with default member
   // initialisers (e.g. a min/max identity) has one. T must be trivially copyable.
   static_assert(alignof(T) <= 16, "parallel_reduce: reduced type aligned beyond 16 bytes");
@@ -210,6 +210,23 @@ __global__ void reduce_kernel(std::int64_t n, const __grid_constant__ F f, T* bl
     if constexpr (requires(const F& g, const T& t) { g.finish(t); }) f.finish(sum);
     *ticket = 0;
   }
+}
+template <class T, class F>
+__global__ void reduce_kernel(std::int64_t n, const __grid_constant__ F f, T* block_partials, unsigned int* ticket,
+                              T* total, T* total_device) {
+  reduce_body(n, f, block_partials, ticket, total, total_device);
+}
+// A reduction functor with an occupancy floor (min_blocks_per_sm, as for_kernel_bounded).
+template <class T, class F>
+__global__ void __launch_bounds__(kBoundedBlock, min_blocks_of<F>() > 0 ? min_blocks_of<F>() : 1)
+    reduce_kernel_bounded(std::int64_t n, const __grid_constant__ F f, T* block_partials, unsigned int* ticket,
+                          T* total, T* total_device) {
+  reduce_body(n, f, block_partials, ticket, total, total_device);
+}
+template <class T, class F>
+constexpr auto reduce_kernel_of() {
+  if constexpr (min_blocks_of<F>() > 0) return &reduce_kernel_bounded<T, F>;
+  else return &reduce_kernel<T, F>;
 }
 
 inline int grid_for(const Exec& ex, std::int64_t n) {
@@ -420,15 +437,16 @@ void launch_for(const Exec& ex, const TuneSpec& spec, std::int64_t n, const F& f
 
 // Which of `count` variants of one launch (e.g. with and without an occupancy floor) is fastest:
 // the tune cache's answer under label "<spec.label>/variant" and the type Key (the variant-0
-// functor), or, when tuning is on and the launch is idempotent, each variant launched once (so
-// that its own launch is tuned) and then timed; the winner is recorded as block = 32 (v + 1),
-// grid = 1 (a launch shape the cache validates). Variant 0 when tuning is off or unsafe;
-// forced_variant() when set and below count (tune.h).
+// functor), or, when tuning is on and the launch allows it (idempotent, or restore: its declared
+// outputs copied aside first and back after), each variant launched once (so that its own launch
+// is tuned) and then timed; the winner is recorded as block = 32 (v + 1), grid = 1 (a launch
+// shape the cache validates). Variant 0 when tuning is off; forced_variant() when set and below
+// count (tune.h). A reduction's variants: reduce_kernel_bounded, as for_kernel_bounded.
 // go(v) launches variant v.
 template <class Key, class Go>
 int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int count, const Go& go) {
   if (const int f = forced_variant(); f >= 0 && f < count) return f;
-  if (count < 2 || spec.tuning != Tuning::idempotent || !tuning_enabled()) return 0;
+  if (count < 2 || spec.tuning == Tuning::off || !tuning_enabled()) return 0;
   const std::string label = std::string(spec.label) + "/variant";
   const std::string& type = detail::type_key<Key>();
   if (auto hit = tune_lookup(label, n, spec.aux, type, ex.device)) {
@@ -436,6 +454,9 @@ int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int cou
     return v >= 0 && v < count ? v : 0;
   }
   auto stream = static_cast<cudaStream_t>(ex.stream);
+  // Tuning::restore: the variants' runs update the declared outputs, copied back after the timing.
+  detail::Backup backup(spec.tuning == Tuning::restore ? spec.outputs : TuneOutputs{}, stream);
+  if (!backup.ok()) return 0;
   int best = 0;
   double t_best = 1e300, t0 = 0;
   for (int v = 0; v < count; ++v) {
@@ -443,6 +464,7 @@ int choose_variant(const Exec& ex, const TuneSpec& spec, std::int64_t n, int cou
     if (v == 0) t0 = t;
     if (t > 0 && t < t_best) t_best = t, best = v;
   }
+  backup.restore();
   tune_record(label, n, spec.aux, type, ex.device, LaunchConfig{32 * (best + 1), 1}, t_best, t0);
   return best;
 }
@@ -462,10 +484,11 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
   set_device(ex);
   auto stream = static_cast<cudaStream_t>(ex.stream);
   const int sms = multiprocessor_count(ex.device);
-  int max_block = 1024;
+  constexpr auto kernel = reduce_kernel_of<T, F>();
+  int max_block = min_blocks_of<F>() > 0 ? kBoundedBlock : 1024;
   while (max_block > 64 && max_block * sizeof(T) > 48 * 1024) max_block /= 2;
   if (spec.tuning != Tuning::off) {
-    const int limit = detail::max_threads_per_block(reduce_kernel<T, F>);
+    const int limit = detail::max_threads_per_block(kernel);
     if (limit < max_block) max_block = limit;
   }
   // Room for the largest grid a tuning candidate may use (64 blocks per multiprocessor of 64).
@@ -476,21 +499,21 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
   T* scratch_total = static_cast<T*>(scratch.result_device);
   const int wave_block = std::min(kDefaultBlock, max_block);
   if (n <= 0) {  // an empty sum still writes its zero
-    launch_kernel(reduce_kernel<T, F>, 1, 64, 64 * sizeof(T), stream, std::int64_t{0}, f, partials, scratch.ticket,
+    launch_kernel(kernel, 1, 64, 64 * sizeof(T), stream, std::int64_t{0}, f, partials, scratch.ticket,
                   host_total ? host_total : scratch_total, device_total);
     check(cudaGetLastError(), "kernel launch", spec.label);
     return host_total ? nullptr : static_cast<const T*>(scratch.result);
   }
-  const LaunchConfig wave = detail::one_wave(reduce_kernel<T, F>, n, sms, grid_room, wave_block, wave_block * sizeof(T));
+  const LaunchConfig wave = detail::one_wave(kernel, n, sms, grid_room, wave_block, wave_block * sizeof(T));
   // Tuning candidates write the scratch result only: the caller's slots see the real launch.
   LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room, wave,
                                   [&](const LaunchConfig& k) {
-                                    launch_kernel(reduce_kernel<T, F>, k.grid, k.block, k.block * sizeof(T), stream, n,
-                                                  f, partials, scratch.ticket, scratch_total, static_cast<T*>(nullptr));
+                                    launch_kernel(kernel, k.grid, k.block, k.block * sizeof(T), stream, n, f, partials,
+                                                  scratch.ticket, scratch_total, static_cast<T*>(nullptr));
                                   });
   if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block) c = wave;  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
-  launch_kernel(reduce_kernel<T, F>, c.grid, c.block, c.block * sizeof(T), stream, n, f, partials, scratch.ticket,
+  launch_kernel(kernel, c.grid, c.block, c.block * sizeof(T), stream, n, f, partials, scratch.ticket,
                 host_total ? host_total : scratch_total, device_total);
   profile_end(ex);
   check(cudaGetLastError(), "kernel launch", spec.label);
