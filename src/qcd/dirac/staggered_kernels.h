@@ -394,51 +394,54 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     return;
   }
   using floors = occupancy_floors<Store>;
-  if (a.fold.kind != StaggeredFold::none) {
-    // CG's folds run with the occupancy floors the plain kernel has (the reduction's own
-    // variants, timed against each other): without them the first kernel took 5-7% longer than
-    // the plain one whose work it does (H200, 32^4, single and double).
-    auto reduce_floored = [&](const runtime::TuneSpec& spec, const auto& f, auto* host, auto* device) {
-      using F = std::decay_t<decltype(f)>;
-      using T = std::remove_pointer_t<decltype(host)>;
-      auto go = [&](int v) {
-        launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(*a.ex, spec, a.count, g, host, device); },
-                       floors{});
-      };
-      go(runtime::choose_variant<F>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
-    };
+  if (a.fold.kind == StaggeredFold::dot) {
     runtime::TuneSpec ds;
-    ds.tuning = a.x && a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
-    switch (a.fold.kind) {
-      case StaggeredFold::dot: {
-        ds.label = Improved ? "improved_staggered_dslash_dot" : "staggered_dslash_dot";
-        using T = DoubleSums<1>;
-        runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::dot>{k},
-                                         reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
-        return;
-      }
-      case StaggeredFold::cg_norms: {
+    ds.label = Improved ? "improved_staggered_dslash_dot" : "staggered_dslash_dot";
+    ds.tuning = a.x->data() == a.out->data() ? runtime::Tuning::off : runtime::Tuning::idempotent;
+    using T = DoubleSums<1>;
+    runtime::parallel_reduce_into<T>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::dot>{k},
+                                     reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+    return;
+  }
+  if (a.fold.kind == StaggeredFold::cg_norms || a.fold.kind == StaggeredFold::cg_residual) {
+    // Built for double and single only: in half they measured slower than M_dot and the BLAS
+    // residual update (staggered.cpp, M_cg_residual).
+    if constexpr (is_half_store<Store>) {
+      throw Error("staggered dslash: CG's folds are not built for half precision");
+    } else {
+      // They run with the occupancy floors the plain kernel has (the reduction's own variants,
+      // timed against each other): without them the first kernel took 5-7% longer than the
+      // plain one whose work it does (H200, 32^4, single and double).
+      auto reduce_floored = [&](const runtime::TuneSpec& spec, const auto& f, auto* host, auto* device) {
+        using F = std::decay_t<decltype(f)>;
+        using T = std::remove_pointer_t<decltype(host)>;
+        auto go = [&](int v) {
+          launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(*a.ex, spec, a.count, g, host, device); },
+                         floors{});
+        };
+        go(runtime::choose_variant<F>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
+      };
+      runtime::TuneSpec ds;
+      if (a.fold.kind == StaggeredFold::cg_norms) {
         ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
+        ds.tuning = runtime::Tuning::idempotent;  // out-of-place; the finish rewrites its slot from the sums
         using T = DoubleSums<2>;
         reduce_floored(ds, StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
                        reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
         return;
       }
-      case StaggeredFold::cg_residual: {
-        ds.label = Improved ? "improved_staggered_dslash_cg_residual" : "staggered_dslash_cg_residual";
-        ds.tuning = runtime::Tuning::restore;  // updates the residual in place
-        ds.outputs.add(a.out->data(), a.out->buffer().bytes());
-        if (a.out->norms()) ds.outputs.add(a.out->norms(), a.out->norm_buffer().bytes());
-        k.cg_r2 = a.fold.r2;
-        k.cg_pAp = a.fold.pAp;
-        using T = DoubleSums<1>;
-        reduce_floored(ds, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k}, reinterpret_cast<T*>(a.fold.host),
-                       reinterpret_cast<T*>(a.fold.device));
-        return;
-      }
-      default: throw Error("staggered dslash: unknown fold");
+      ds.label = Improved ? "improved_staggered_dslash_cg_residual" : "staggered_dslash_cg_residual";
+      ds.tuning = runtime::Tuning::restore;  // updates the residual in place
+      ds.outputs.add(a.out->data(), a.out->buffer().bytes());
+      k.cg_r2 = a.fold.r2;
+      k.cg_pAp = a.fold.pAp;
+      using T = DoubleSums<1>;
+      reduce_floored(ds, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k}, reinterpret_cast<T*>(a.fold.host),
+                     reinterpret_cast<T*>(a.fold.device));
+      return;
     }
   }
+  if (a.fold.kind != StaggeredFold::none) throw Error("staggered dslash: unknown fold");
   // Out-of-place unless x is the output (then tuning would apply the update repeatedly).
   runtime::TuneSpec spec;
   spec.label = Improved ? "improved_staggered_dslash" : "staggered_dslash";

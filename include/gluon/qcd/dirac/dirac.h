@@ -83,9 +83,10 @@ class DiracOperator {
   // r -= alpha M p and |r|^2 into slot r2_new, alpha = |r|^2 / p^dagger M p read from slots r2
   // and pAp on the device as blas::cg_residual does (0 unless p^dagger M p is positive and
   // finite). pAp names two consecutive slots, the second scratch. `Ap` is scratch of
-  // vector_params(): the default, M_dot into it and then blas::cg_residual, stores M p there; even-odd
-  // staggered (not split, not the CPU vector kernel) never stores M p: its first kernel sums
-  // p^dagger M p = m^2 |p|^2 + |D_oe p|^2 (D_eo = -D_oe^dagger) and its second updates r.
+  // vector_params(): the default, M_dot into it and then blas::cg_residual, stores M p there;
+  // even-odd staggered (not split, not the CPU vector kernel, double or single) never stores M p:
+  // its first kernel sums p^dagger M p = m^2 |p|^2 + |D_oe p|^2 (D_eo = -D_oe^dagger) and its
+  // second updates r.
   virtual void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
                              blas::Slot r2_new) const;
   // BiCGstab's operator applications with their reductions (blas.h, same slots):

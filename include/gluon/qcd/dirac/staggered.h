@@ -99,8 +99,8 @@ class StaggeredDirac final : public DiracOperator {
   void M(SpinorField& out, const SpinorField& in) const override;
   // Even-odd and not split: the dot rides on the second hop's kernel (its xpay reads in).
   void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const override;
-  // Even-odd, not split, not the CPU vector kernel: p^dagger M p rides on the first hop's kernel
-  // and r's update on the second's (dirac.h); M p is never stored.
+  // Even-odd, not split, not the CPU vector kernel, double or single: p^dagger M p rides on the
+  // first hop's kernel and r's update on the second's (dirac.h); M p is never stored.
   void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
                      blas::Slot r2_new) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
