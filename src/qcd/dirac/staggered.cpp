@@ -417,8 +417,8 @@ void StaggeredDirac::M_cg_residual(SpinorField& Ap, const SpinorField& p, Spinor
                                    blas::Slot pAp, blas::Slot r2_new) const {
   // The CPU vector kernel has M_dot folded but not these: there the default is faster. In half
   // precision the folds measured slower than the default (H200, 32^4, tol 1e-10: improved
-  // staggered double-half 68-70% of the operator against 73%), so they are built for double
-  // and single only (staggered_kernels.h).
+  // staggered double-half at 68-71% of the operator against 71-73%), so they are built for
+  // double and single only (staggered_kernels.h; bench/results/2026-11-25-cg-fold-h200/).
   if (!params_.even_odd || halo_->active() || vectorised() || params_.precision == Precision::half)
     return DiracOperator::M_cg_residual(Ap, p, r, r2, pAp, r2_new);
   if (r.data() == p.data()) throw InputError("staggered M_cg_residual: r and p are one field");
