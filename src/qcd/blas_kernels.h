@@ -148,8 +148,9 @@ struct Given {
   GLUON_HD R b() const { return b_; }
 };
 
-// a() = sign alpha (cg_alpha, cg_coefficients.h); b() = beta = |r_new|^2 / |r|^2 (0 when |r|^2 = 0). Read per thread: each is one
-// broadcast load from L1, against dozens of bytes of vector data per site.
+// a() = sign alpha (cg_alpha, cg_coefficients.h); b() = beta = |r_new|^2 / |r|^2 (0 when
+// |r|^2 = 0). Read per thread: each is one broadcast load from L1, against dozens of bytes of
+// vector data per site.
 template <class R>
 struct CgSlots {
   const double *r2, *pAp, *r2_new;
