@@ -335,8 +335,6 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
     if ((x != nullptr) != wants_x || parity < 0 || halo_->active() || !L.hopping)
       throw Error("staggered operator: a fused sum needs one parity, an unsplit lattice, the hops, and the xpay "
                   "input exactly when it reads it");
-    if (fold->kind == detail::StaggeredFold::cg_residual && (out.data() == x->data()))
-      throw Error("staggered operator: CG's residual update needs the residual apart from p");
     L.fold = *fold;
     L.view = halo_->local_view();
     return launch_staggered(prec, L, &vector_launches_);
