@@ -297,7 +297,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
 
 struct SolverBenchOptions {
   std::string solver = "auto", sloppy = "none";
-  double tol = 1e-10, kappa = 0.12, mass = 0.05, csw = 1.0, epsilon = 0.1;
+  double tol = 1e-10, kappa = 0.12, mass = 0.05, csw = 1.0, epsilon = 0.1, delta = 0.0;
   int max_iter = 10000;
 };
 
@@ -353,6 +353,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   qcd::SolverParams sp;
   sp.tol = so.tol;
   sp.max_iter = so.max_iter;
+  sp.delta = so.delta;
   {  // warm-up: first launches tune the BLAS and dslash kernels
     qcd::SolverParams w = sp;
     w.max_iter = 20;
@@ -378,6 +379,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   j["iterations"] = r.iterations;
   j["true_residual"] = r.true_residual;
   j["reliable_updates"] = r.reliable_updates;
+  if (mixed) j["reliable_delta"] = r.reliable_delta;
   j["seconds"] = r.seconds;
   j["flops"] = r.flops;
   j["gauge"] = fmt::format("weak start, seed {}, epsilon {}", o.seed, so.epsilon);
@@ -388,6 +390,8 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   text += fmt::format("solver       {} {} in {} precision on {}: {} iterations, true residual {:.3e}, {:.3f} s\n",
                       qcd::to_string(s.type), r.solver, r.precision, lattice_text(s.lattice), r.iterations,
                       r.true_residual, r.seconds);
+  if (mixed)
+    text += fmt::format("             {} reliable updates (delta {})\n", r.reliable_updates, r.reliable_delta);
   text += fmt::format("             {:.1f} GFLOP/s = {:.1f}% of the bare operator's {:.1f} GFLOP/s ({})\n", r.gflops,
                       100.0 * ratio, bare.operator_gflops, qcd::to_string(inner));
   const std::string name = fmt::format("solver-{}-{}-{}-r{}-{}", slug(qcd::to_string(s.type)), r.solver,
@@ -450,6 +454,9 @@ void register_bench(CLI::App& app) {
   solver->add_option("--sloppy-precision", solve_opts->sloppy, "none, single or half (mixed precision)")->capture_default_str();
   solver->add_option("--tol", solve_opts->tol, "Relative true residual")->capture_default_str();
   solver->add_option("--max-iter", solve_opts->max_iter, "Iteration limit")->capture_default_str();
+  solver->add_option("--delta", solve_opts->delta,
+                     "Reliable-update threshold (mixed); 0: by the sloppy precision, 0.01 single, 0.1 half")
+      ->capture_default_str();
   solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
   solver->add_option("--csw", solve_opts->csw, "Clover coefficient")->capture_default_str();
   solver->add_option("--mass", solve_opts->mass, "Staggered mass")->capture_default_str();

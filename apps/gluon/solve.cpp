@@ -39,7 +39,7 @@ struct SolveOptions {
   bool no_even_odd = false;
   std::string clover_pc = "asymmetric";
   std::string solver = "auto";
-  double tol = 1e-10, delta = 0.1;
+  double tol = 1e-10, delta = 0.0;
   int max_iter = 10000;
   std::string precision = "double", sloppy = "none", recon = "18", sloppy_recon = "";
   std::string source = "0,0,0,0", source_type = "point";
@@ -248,6 +248,8 @@ void run_solve(const SolveOptions& o) {
     cols.push_back({{"iterations", r.iterations}, {"true_residual", r.true_residual},
                     {"reliable_updates", r.reliable_updates}, {"seconds", r.seconds}});
   j["columns"] = cols;
+  if (!prop.solves.empty() && prop.solves.front().reliable_delta > 0)
+    j["reliable_delta"] = prop.solves.front().reliable_delta;
   j["correlators"] = {{"t0", corr.t0}, {"normalization", corr_norm}, {"pion", corr.pion}};
   if (!corr.rho.empty()) j["correlators"]["rho"] = corr.rho;
 
@@ -313,7 +315,9 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--solver", o->solver, "auto, cg, cgnr, cgne, bicgstab")->capture_default_str();
   cmd->add_option("--tol", o->tol, "Relative true residual to reach")->capture_default_str();
   cmd->add_option("--max-iter", o->max_iter, "Iteration limit per column")->capture_default_str();
-  cmd->add_option("--delta", o->delta, "Reliable-update threshold (mixed precision)")->capture_default_str();
+  cmd->add_option("--delta", o->delta,
+                  "Reliable-update threshold (mixed precision); 0: by the sloppy precision, 0.01 single, 0.1 half")
+      ->capture_default_str();
   cmd->add_option("--precision", o->precision, "Outer precision: double, single, half")->capture_default_str();
   cmd->add_option("--sloppy-precision", o->sloppy, "Inner precision for mixed solves: none, single, half")->capture_default_str();
   cmd->add_option("--recon", o->recon, "Link compression of the outer operator: 18, 12, 8")->capture_default_str();

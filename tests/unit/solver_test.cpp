@@ -232,8 +232,35 @@ TEST_P(MixedSolver, CgReachesDoubleAccuracyWithReliableUpdates) {
     EXPECT_LE(r.true_residual, 1e-10);
     EXPECT_LE(residual(op, x, b, t == SolverType::cg), 1.5e-10);
     EXPECT_GE(r.reliable_updates, 2);  // during the iteration, not only the final check
+    EXPECT_EQ(r.reliable_delta, GetParam() == Precision::half ? 0.1 : 0.01);
     expect_good_history(r);
   }
+}
+
+// The default threshold follows the sloppy precision; an explicit delta overrides it and is the
+// one the solve reports and uses (a looser delta: fewer reliable updates on the same solve).
+TEST_P(MixedSolver, ReliableDeltaDefaultsBySloppyPrecisionAndCanBeSet) {
+  SolverParams p;
+  EXPECT_EQ(reliable_delta(p, GetParam()), GetParam() == Precision::half ? 0.1 : 0.01);
+  EXPECT_EQ(reliable_delta(p, Precision::double_), 0.01);
+  TestDirac op(kGeom, 17, nonhermitian(), Precision::double_, kCpu);
+  TestOperatorOptions so = nonhermitian();
+  so.float_coefficients = true;
+  TestDirac sloppy(kGeom, 17, so, GetParam(), kCpu);
+  SpinorField b = source(op);
+  p.tol = 1e-10;
+  int updates[2] = {0, 0};
+  const double deltas[2] = {0.3, 1e-3};
+  for (int k = 0; k < 2; ++k) {
+    p.delta = deltas[k];
+    EXPECT_EQ(reliable_delta(p, GetParam()), deltas[k]);
+    SpinorField x(op.vector_params());
+    const SolverResult r = cg(op, x, b, p, &sloppy);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.reliable_delta, deltas[k]);
+    updates[k] = r.reliable_updates;
+  }
+  EXPECT_GT(updates[0], updates[1] + 2) << "delta 0.3: " << updates[0] << ", delta 1e-3: " << updates[1];
 }
 
 TEST_P(MixedSolver, MultiShiftRefinesEveryShift) {
@@ -402,6 +429,8 @@ TEST(SolverInput, BadArgumentsAreInputErrors) {
   p.tol = 1e-8;
   p.delta = 1.5;
   EXPECT_THROW(cgnr(op, x, b, p), InputError);
+  p.delta = -0.1;
+  EXPECT_THROW(cg(op, x, b, p), InputError);
   p.delta = 0.1;
   std::vector<SpinorField> xv;
   EXPECT_THROW(multishift_cg(op, xv, b, {}, {}, p), InputError);

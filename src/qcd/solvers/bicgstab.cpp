@@ -136,7 +136,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         since_best = 0;
       }
       const bool stalled = ++since_best >= solvers::detail::kStallIterations;
-      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
+      if (!claims && !stalled && !(mixed && rn < sol.delta * rmax)) continue;
       // p = R + beta q is queued with q = p_old - omega v; keep beta q while R is still the
       // iterated residual (the true-residual check overwrites it).
       const complexd beta_queued(slots.host(Map::kBeta), slots.host(Map::kBeta + 1));

@@ -72,6 +72,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
     const LinearOp As = solvers::detail::make_op(so, Form::normal, shifts[base]);
     const SpinorFieldParams sp = so.vector_params();
     const double nrs = static_cast<double>(sp.sites()) * sp.reals_per_site();
+    const double delta = mixed ? reliable_delta(p, sp.precision) : 0.0;
+    res.reliable_delta = delta;
 
     const double b2 = blas::norm2(b, ex);
     m.finite("|b|^2", b2);
@@ -155,7 +157,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           }
         rmax = std::max(rmax, std::sqrt(r2));
         const bool more = std::any_of(active.begin(), active.end(), [](bool a) { return a; });
-        if (mixed && more && std::sqrt(r2) < p.delta * rmax) {  // reliable update of the base shift
+        if (mixed && more && std::sqrt(r2) < delta * rmax) {  // reliable update of the base shift
           flush();
           Abase.apply(outer, x[base]);
           const double t2 = blas::xmy_norm2(b, outer, ex);  // outer = b - (A + sigma_min) x_min

@@ -102,8 +102,9 @@ Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result
     throw InputError(solver_ + ": tol: expected a positive relative residual, found " + sci(p.tol));
   if (p.max_iter < 0)
     throw InputError(solver_ + ": max_iter: expected >= 0, found " + std::to_string(p.max_iter));
-  if (!(p.delta > 0.0 && p.delta < 1.0))
-    throw InputError(solver_ + ": delta (reliable-update threshold): expected in (0, 1), found " + sci(p.delta));
+  if (!(p.delta >= 0.0 && p.delta < 1.0))
+    throw InputError(solver_ + ": delta (reliable-update threshold): expected in (0, 1), or 0 for the sloppy "
+                     "precision's default, found " + sci(p.delta));
   if (p.max_stagnant_updates < 1)
     throw InputError(solver_ + ": max_stagnant_updates: expected >= 1, found " +
                      std::to_string(p.max_stagnant_updates));
@@ -219,9 +220,17 @@ std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy)
 
 ReliableSolution::ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x,
                                    const SpinorField& b, double tol, Monitor& m)
-    : nr(vector_reals(A.params)), nrs(vector_reals(As.params)), A_(A), mixed_(mixed), x_(x), b_(b), m_(m) {
+    : nr(vector_reals(A.params)),
+      nrs(vector_reals(As.params)),
+      delta(mixed ? reliable_delta(m.params(), As.params.precision) : 0.0),
+      A_(A),
+      mixed_(mixed),
+      x_(x),
+      b_(b),
+      m_(m) {
   const runtime::Exec& ex = A.exec;
   SolverResult& res = m.result();
+  res.reliable_delta = delta;
   b2 = blas::norm2(b, ex);
   m.finite("|b|^2", b2);
   if (b2 == 0.0) {
@@ -284,7 +293,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   SpinorField& r = sol.r();
   SpinorField& R = sol.R();
   SpinorField& X = sol.X();
-  const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2;
+  const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2, delta = sol.delta;
   double r2 = sol.r2;
   SpinorField p(As.params), Ap(As.params);
   blas::copy(p, R, exs);
@@ -323,7 +332,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
         since_best = 0;
       }
       const bool stalled = ++since_best >= kStallIterations;
-      if (!claims && !stalled && !(mixed && rn < m.params().delta * rmax)) continue;
+      if (!claims && !stalled && !(mixed && rn < delta * rmax)) continue;
       // Reliable update (or the convergence check): the true residual in the outer precision.
       // X already holds this iteration's step; p = R + beta p_old is the next direction. Keep
       // q = beta p_old (R is still the iterated residual here) for the re-projection below.
@@ -362,6 +371,11 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
 }
 
 }  // namespace solvers::detail
+
+double reliable_delta(const SolverParams& params, Precision sloppy) {
+  if (params.delta > 0.0) return params.delta;
+  return sloppy == Precision::half ? 0.1 : 0.01;
+}
 
 std::string to_string(SolverType t) {
   switch (t) {

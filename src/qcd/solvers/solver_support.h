@@ -100,6 +100,7 @@ class ReliableSolution {
   double true_r2();
 
   const double nr, nrs;  // reals per vector, outer and sloppy (flop counts)
+  const double delta;    // reliable-update threshold (reliable_delta; 0 when not mixed)
   double b2 = 0, stop2 = 0, r2 = 0;
 
  private:

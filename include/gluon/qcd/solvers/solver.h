@@ -3,7 +3,8 @@
 // one entry point that picks a solver by name.
 //
 //   SolverParams   tol (relative residual |b - A x| / |b| to reach), max_iter, delta (reliable-
-//                  update threshold of mixed-precision solves), verbose/log_every (a log line
+//                  update threshold of mixed-precision solves; 0 picks it by the sloppy
+//                  precision, reliable_delta()), verbose/log_every (a log line
 //                  every log_every iterations), use_initial_guess, throw_on_failure.
 //   SolverResult   converged, iterations, true_residual (relative, recomputed at the end in the
 //                  outer precision with the precise operator), seconds, flops and gflops,
@@ -20,7 +21,15 @@
 // (outer) precision, and whenever the iterated residual has dropped by a factor delta below the
 // largest one since the last update (or claims convergence) the true residual b - A x is
 // recomputed with the precise operator, the correction accumulated, and the iteration restarted
-// from the true residual (reliable updates, QUDA paper section VII). Without a sloppy operator the
+// from the true residual (reliable updates, QUDA paper section VII). The default delta depends on
+// the sloppy precision (reliable_delta): 0.1 for half, 0.01 for single and double. The iterated
+// residual drifts from the true one by about the sloppy unit roundoff times the largest residual
+// since the last update, so at the update it is off by about roundoff / delta relative to |r|:
+// single (roundoff 6e-8) at 0.01 stays about 50x closer than half (about 3e-5, 16-bit fixed
+// point) at 0.1. Measured on weak-field and
+// thermalised configurations, single with delta 0.01 needed the same iterations as with 0.1 and
+// half as many reliable updates, while half with 0.01 needed up to 10% more iterations
+// (bench/results/2026-11-25-reliable-delta/). Without a sloppy operator the
 // solver runs in the operator's precision and recomputes the true residual only when the iterated
 // one claims convergence. Either way "converged" means the TRUE residual met tol. An iterated
 // residual that has not halved in 200 iterations also forces a true-residual check. When a true
@@ -48,7 +57,8 @@ namespace gluon::qcd {
 struct SolverParams {
   double tol = 1e-10;              // relative true residual |b - A x| / |b| to reach
   int max_iter = 10000;            // Krylov iterations (all shifts/restarts together)
-  double delta = 0.1;              // reliable update when |r| < delta * max |r| since the last one
+  double delta = 0.0;              // reliable update when |r| < delta * max |r| since the last one;
+                                   // 0: reliable_delta(sloppy precision)
   bool verbose = false;            // log lines (runtime::log::info) while iterating
   int log_every = 100;             // iterations between verbose lines
   bool use_initial_guess = false;  // false: x is set to 0 first (CGNE always starts from 0)
@@ -68,11 +78,16 @@ struct SolverResult {
   double gflops = 0.0;
   std::vector<double> history;  // iterated relative residual per iteration
   int reliable_updates = 0;
+  double reliable_delta = 0.0;  // the delta the solve used (0 without a sloppy operator)
   int restarts = 0;  // CG/BiCGstab restarts of the search direction, CGNR extra outer passes
   std::string solver;
   std::string precision;  // "double", "double-single", "double-half", ...
   std::string failure;    // empty when converged
 };
+
+// The reliable-update threshold a mixed solve uses: params.delta when set (> 0), else the default
+// for the sloppy precision: 0.1 for half, 0.01 for single and double.
+double reliable_delta(const SolverParams& params, Precision sloppy);
 
 enum class SolverType { cg, cgnr, cgne, bicgstab };
 std::string to_string(SolverType t);
