@@ -164,3 +164,29 @@ TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
     for (int k = 0; k < 6; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
   }
 }
+
+// The reliable-update kernels across precisions (blas_mixed_kernels.cpp): every outer x sloppy
+// pair on the device against the CPU; a half outer field takes the unfused sequence.
+TEST(BlasGpu, AccumulateAndXmyNorm2CopyAcrossPrecisionsMatchCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (Precision po : {Precision::double_, Precision::single, Precision::half}) {
+    for (Precision ps : {Precision::double_, Precision::single, Precision::half}) {
+      SCOPED_TRACE(to_string(po) + " with sloppy " + to_string(ps));
+      std::vector<SpinorField> ho, dO, hs, ds;
+      host_device_pairs(po, 3, 90, ho, dO);
+      host_device_pairs(ps, 2, 95, hs, ds);
+      const double t = tol(po) + tol(ps);
+      blas::accumulate(dO[0], ds[0], gpu);
+      blas::accumulate(ho[0], hs[0], cpu);
+      EXPECT_LT(rel_diff(dO[0], ho[0]), t);
+      EXPECT_EQ(blas::norm2(ds[0], gpu), 0.0);
+      const double ng = blas::xmy_norm2_copy(dO[1], dO[2], ds[1], gpu);
+      const double nc = blas::xmy_norm2_copy(ho[1], ho[2], hs[1], cpu);
+      EXPECT_NEAR(ng, nc, t * nc);
+      EXPECT_LT(rel_diff(dO[2], ho[2]), t);
+      EXPECT_LT(rel_diff(ds[1], hs[1]), t);
+    }
+  }
+}

@@ -516,3 +516,54 @@ TEST(Blas, OperandMismatchesAreInputErrors) {
   EXPECT_THROW(blas::multishift_update(x, bad, kCpu), InputError);
   if (!runtime::cuda_available()) EXPECT_THROW(blas::norm2(x, runtime::Exec{runtime::Backend::cuda, 0, nullptr}), Error);
 }
+
+// Across precisions (reliable updates): every outer x sloppy precision pair, on each layout and
+// subset of setups(), and one pair whose layouts differ; half outer takes the unfused sequence.
+TEST(Blas, AccumulateAndXmyNorm2CopyAcrossPrecisions) {
+  for (const Case& o : setups()) {
+    for (Precision sp : {Precision::double_, Precision::single, Precision::half}) {
+      for (bool other_order : {false, true}) {
+        Case s = o;
+        s.prec = sp;
+        if (other_order) s.order = o.order == FieldOrder::blocked ? FieldOrder::site_major : FieldOrder::blocked;
+        SCOPED_TRACE(o.name() + " with sloppy " + s.name());
+        SpinorField x = make(o, 60), xs = make(s, 61);
+        Reals want = reals(x);
+        const Reals rxs = reals(xs);
+        for (std::size_t i = 0; i < want.size(); ++i) want[i] += rxs[i];
+        blas::accumulate(x, xs, kCpu);
+        EXPECT_LT(rel_diff(reals(x), want, nrm(want)), tol(o.prec));
+        EXPECT_EQ(nrm(reals(xs)), 0.0);
+
+        SpinorField b = make(o, 62), r = make(o, 63), rs = make(s, 64);
+        Reals res = reals(b);
+        const Reals rr = reals(r);
+        for (std::size_t i = 0; i < res.size(); ++i) res[i] -= rr[i];
+        const double n = blas::xmy_norm2_copy(b, r, rs, kCpu);
+        EXPECT_NEAR(n, nrm(res) * nrm(res), 2 * tol(o.prec) * n);  // |b - r|^2 as computed
+        EXPECT_LT(rel_diff(reals(r), res, nrm(res)), tol(o.prec));
+        EXPECT_LT(rel_diff(reals(rs), res, nrm(res)), tol(o.prec) + tol(sp));
+      }
+    }
+  }
+}
+
+TEST(Blas, AcrossPrecisionOperandsAreChecked) {
+  SpinorField x = make({Precision::double_, 4, FieldOrder::site_major, SiteSubset::full}, 70);
+  SpinorField xs = make({Precision::single, 4, FieldOrder::site_major, SiteSubset::full}, 71);
+  SpinorField x1 = make({Precision::single, 1, FieldOrder::site_major, SiteSubset::full}, 72);
+  SpinorField xe = make({Precision::single, 4, FieldOrder::site_major, SiteSubset::even}, 73);
+  EXPECT_THROW(blas::accumulate(x, x, kCpu), InputError);
+  EXPECT_THROW(blas::accumulate(x, x1, kCpu), InputError);
+  EXPECT_THROW(blas::accumulate(x, xe, kCpu), InputError);
+  SpinorField b = make({Precision::double_, 4, FieldOrder::site_major, SiteSubset::full}, 74);
+  try {
+    blas::xmy_norm2_copy(b, xs, x, kCpu);  // r in single, b in double
+    FAIL() << "precision mismatch of b and r not detected";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("xmy_norm2_copy"), std::string::npos) << m;
+    EXPECT_NE(m.find("single"), std::string::npos) << m;
+  }
+  EXPECT_THROW(blas::xmy_norm2_copy(b, x, x, kCpu), InputError);
+}

@@ -38,6 +38,14 @@
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
 //
+// Across precisions (reliable updates): nspin, site subset and geometry must match, the
+// precisions may differ (blas_mixed_kernels.cpp; one pass each where the outer precision is double
+// or single and, on the GPU, the fields are in the blocked order; otherwise the same result from
+// the unfused sequence)
+//   accumulate(x, xs)            x += xs; xs = 0     (x: solution, xs: the sloppy correction)
+//   xmy_norm2_copy(b, r, rs)     r = b - r; rs = r in rs's precision; returns |r|^2 (b, r share a
+//                                precision; the true residual and its sloppy copy)
+//
 // Device-resident scalars (runtime/scalar_slots.h): CG and BiCGstab without a host wait per
 // reduction. A Slot names one double of a ScalarSlots made on ex's backend, device and stream;
 // these calls are queued on ex's stream and return at once on the GPU (the host reads a result from the slot's mirror
@@ -92,6 +100,9 @@ double cg_update(double a, const SpinorField& p, const SpinorField& Ap, SpinorFi
                  const runtime::Exec& ex);
 void axpy_zpbx(double a, SpinorField& p, SpinorField& x, const SpinorField& r, double b,
                const runtime::Exec& ex);
+
+void accumulate(SpinorField& x, SpinorField& xs, const runtime::Exec& ex);
+double xmy_norm2_copy(const SpinorField& b, SpinorField& r, SpinorField& rs, const runtime::Exec& ex);
 
 struct DotNorm {
   complexd dot;  // <x, y>

@@ -49,7 +49,6 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   const double tol = m.params().tol;
   ReliableSolution sol(A, As, mixed, x, b, tol, m);
   if (sol.done()) return true;
-  SpinorField& r = sol.r();
   SpinorField& R = sol.R();
   SpinorField& X = sol.X();
   const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2;
@@ -141,9 +140,8 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       // iterated residual (the true-residual check overwrites it).
       const complexd beta_queued(slots.host(Map::kBeta), slots.host(Map::kBeta + 1));
       blas::axpy(-1.0, R, p, exs);
-      const double t2 = sol.true_r2();
+      const double t2 = sol.true_r2();  // (mixed: R = r too)
       if (t2 <= stop2) return true;
-      if (mixed) blas::copy(R, r, exs);
       const bool worse = t2 > last_true2;
       last_true2 = t2;
       r2 = t2;

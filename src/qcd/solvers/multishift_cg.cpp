@@ -102,9 +102,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         if (!mixed) return;  // X_i is x_i itself
         for (std::size_t i = 0; i < n; ++i) {
           if (!dirty[i]) continue;
-          blas::copy(outer, *X[i], ex);
-          blas::axpy(1.0, outer, x[i], ex);
-          blas::zero(*X[i], exs);
+          blas::accumulate(x[i], *X[i], ex);
           dirty[i] = false;
         }
       };
@@ -160,10 +158,10 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         if (mixed && more && std::sqrt(r2) < delta * rmax) {  // reliable update of the base shift
           flush();
           Abase.apply(outer, x[base]);
-          const double t2 = blas::xmy_norm2(b, outer, ex);  // outer = b - (A + sigma_min) x_min
+          // outer = b - (A + sigma_min) x_min, and r = outer in the sloppy precision
+          const double t2 = blas::xmy_norm2_copy(b, outer, r, ex);
           m.flops(Abase.flops + 3.0 * nrs);
           m.finite("true |r|^2", t2);
-          blas::copy(r, outer, exs);
           ++res.reliable_updates;
           r2 = t2;
           rmax = std::sqrt(t2);

@@ -253,23 +253,20 @@ ReliableSolution::ReliableSolution(const LinearOp& A, const LinearOp& As, bool m
   if (mixed) {
     rs_ = SpinorField(As.params);
     xs_ = SpinorField(As.params);
-    tmp_ = SpinorField(A.params);
     blas::copy(rs_, r_, As.exec);
     blas::zero(xs_, As.exec);
   }
 }
 
 void ReliableSolution::flush() {
-  if (!mixed_) return;
-  blas::copy(tmp_, xs_, A_.exec);
-  blas::axpy(1.0, tmp_, x_, A_.exec);
-  blas::zero(xs_, A_.exec);
+  if (mixed_) blas::accumulate(x_, xs_, A_.exec);
 }
 
 double ReliableSolution::true_r2() {
   flush();
   A_.apply(r_, x_);
-  const double t = blas::xmy_norm2(b_, r_, A_.exec);
+  // mixed: the sloppy residual restarts from the true one, copied in the same pass
+  const double t = mixed_ ? blas::xmy_norm2_copy(b_, r_, rs_, A_.exec) : blas::xmy_norm2(b_, r_, A_.exec);
   m_.flops(A_.flops + 5 * nr);
   m_.finite("true |r|^2", t);
   SolverResult& res = m_.result();
@@ -290,7 +287,6 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   SolverResult& res = m.result();
   ReliableSolution sol(A, As, mixed, x, b, tol, m);
   if (sol.done()) return true;
-  SpinorField& r = sol.r();
   SpinorField& R = sol.R();
   SpinorField& X = sol.X();
   const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2, delta = sol.delta;
@@ -338,9 +334,8 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       // q = beta p_old (R is still the iterated residual here) for the re-projection below.
       blas::axpy(-1.0, R, p, exs);
       m.flops(2 * nrs);
-      const double t2 = sol.true_r2();
+      const double t2 = sol.true_r2();  // (mixed: R = r too)
       if (t2 <= stop2) return true;
-      if (mixed) blas::copy(R, r, exs);
       const bool worse = t2 > last_true2;
       last_true2 = t2;
       r2 = t2;

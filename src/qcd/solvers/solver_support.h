@@ -90,13 +90,12 @@ class ReliableSolution {
   ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
                    double tol, Monitor& m);
   bool done() const { return done_; }
-  SpinorField& r() { return r_; }                  // outer-precision residual
   SpinorField& R() { return mixed_ ? rs_ : r_; }   // residual the iteration updates
   SpinorField& X() { return mixed_ ? xs_ : x_; }   // solution (mixed: correction since the last update)
   // x += the sloppy correction (mixed only), which is then zeroed.
   void flush();
-  // flush(), then r = b - A x in the outer precision; returns |r|^2, counts a reliable update,
-  // sets the result's true residual and feeds the stagnation check.
+  // flush(), then r = b - A x in the outer precision (mixed: and R = r in the sloppy one); returns
+  // |r|^2, counts a reliable update, sets the result's true residual and feeds the stagnation check.
   double true_r2();
 
   const double nr, nrs;  // reals per vector, outer and sloppy (flop counts)
@@ -109,7 +108,7 @@ class ReliableSolution {
   SpinorField& x_;
   const SpinorField& b_;
   Monitor& m_;
-  SpinorField r_, rs_, xs_, tmp_;
+  SpinorField r_, rs_, xs_;
   bool done_ = false;
 };
 
