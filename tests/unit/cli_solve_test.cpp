@@ -67,6 +67,11 @@ TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPath
   expect_close(d["correlators"]["pion"], pion, 1e-8, "double-single");
   EXPECT_EQ(d["precision"], "double-single");
   EXPECT_LT(d["true_residual"].get<double>(), 1e-11);
+  EXPECT_EQ(d["reliable_delta"].get<double>(), 0.01);  // single's default
+  const auto e = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision single --delta 0.2");
+  EXPECT_EQ(e["reliable_delta"].get<double>(), 0.2);
+  expect_close(e["correlators"]["pion"], pion, 1e-8, "double-single, delta 0.2");
+  EXPECT_FALSE(a.contains("reliable_delta"));  // not mixed
 }
 
 TEST(CliSolve, CloverBothPreconditioningsAgreeAndCloverDiffersFromWilson) {
