@@ -21,24 +21,19 @@ Sums run_double(Op op, const Args& args, const runtime::Exec& ex) {
   return run_store<double>(op, args, ex);
 }
 
-namespace {
-
-using Operand = std::pair<const char*, const SpinorField*>;
-
 const char* subset_name(SiteSubset s) {
   return s == SiteSubset::full ? "full" : s == SiteSubset::even ? "even" : "odd";
 }
 
-// Checks the operands against the first one and against ex; fills args.f, nspin, sites.
-void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args, const runtime::Exec& ex) {
+void check_operands(const char* kernel, std::initializer_list<Operand> ops, const runtime::Exec& ex,
+                    bool same_precision) {
   const Operand& first = *ops.begin();
   const SpinorFieldParams& p0 = first.second->params();
-  int k = 0;
   for (const Operand& o : ops) {
     const SpinorFieldParams& p = o.second->params();
     const std::string where = std::string("blas::") + kernel + ": operand " + o.first;
     if (o.second != first.second) {
-      if (p.precision != p0.precision)
+      if (same_precision && p.precision != p0.precision)
         throw InputError(where + ": precision: expected " + to_string(p0.precision) + " (that of " +
                          first.first + "), found " + to_string(p.precision));
       if (p.nspin != p0.nspin)
@@ -54,8 +49,17 @@ void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args,
     if (p.sites() > 0 && o.second->data() == nullptr)
       throw InputError(where + ": the field is not allocated (" + p.describe() + ")");
     qcd::detail::require_memory_for(p.space, p.device, ex, where);
-    args.f[k++] = const_cast<SpinorField*>(o.second);
   }
+}
+
+namespace {
+
+// Checks the operands (check_operands); fills args.f, nspin, sites.
+void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args, const runtime::Exec& ex) {
+  check_operands(kernel, ops, ex, true);
+  int k = 0;
+  for (const Operand& o : ops) args.f[k++] = const_cast<SpinorField*>(o.second);
+  const SpinorFieldParams& p0 = ops.begin()->second->params();
   args.nspin = p0.nspin;
   args.sites = p0.sites();
 }

@@ -8,7 +8,9 @@
 // (Acc::real), stores each operand it writes once, and returns the site's contribution to the
 // reductions in double (DoubleSums<nred>; nred = 0 means no reduction).
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gluon/qcd/blas.h"
@@ -48,6 +50,13 @@ struct Args {
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
+
+// A named operand of one BLAS call. check_operands: every operand has the first one's nspin,
+// site subset and geometry (and precision when same_precision), is allocated and is usable by
+// ex; InputError "blas::<kernel>: operand <name>: ..." otherwise (blas_kernels.cpp).
+using Operand = std::pair<const char*, const SpinorField*>;
+void check_operands(const char* kernel, std::initializer_list<Operand> ops, const runtime::Exec& ex,
+                    bool same_precision);
 
 Sums run_double(Op op, const Args& args, const runtime::Exec& ex);
 Sums run_single(Op op, const Args& args, const runtime::Exec& ex);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "blas_kernels.h"
 #include "gluon/comm/environment.h"
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/spinor_accessor.h"
@@ -94,26 +95,15 @@ bool dispatch_pair(const SpinorField& outer, const SpinorField& sloppy, const ru
   return po == Precision::double_ ? by_sloppy(double{}) : by_sloppy(float{});
 }
 
-// The operands of one call: same nspin, subset and geometry, allocated, usable by ex.
-void check(const char* kernel, std::initializer_list<std::pair<const char*, const SpinorField*>> ops,
-           const runtime::Exec& ex) {
-  const auto& first = *ops.begin();
-  const SpinorFieldParams& p0 = first.second->params();
-  for (const auto& o : ops) {
-    const SpinorFieldParams& p = o.second->params();
-    const std::string where = std::string("blas::") + kernel + ": operand " + o.first;
-    if (p.nspin != p0.nspin || p.subset != p0.subset || !(p.geometry == p0.geometry))
-      throw InputError(where + ": expected the sites and spins of " + first.first + " (" + p0.describe() +
-                       "), found " + p.describe());
-    if (p.sites() > 0 && o.second->data() == nullptr)
-      throw InputError(where + ": the field is not allocated (" + p.describe() + ")");
-    qcd::detail::require_memory_for(p.space, p.device, ex, where);
-  }
-  for (const auto& a : ops)
-    for (const auto& b : ops)
-      if (a.first != b.first && a.second == b.second)
-        throw InputError(std::string("blas::") + kernel + ": operands " + a.first + " and " + b.first +
-                         " must be different fields");
+// check_operands (blas_kernels.h) across precisions, and the sloppy operand (the last) is none of
+// the others: it is overwritten whole.
+void check(const char* kernel, std::initializer_list<detail::Operand> ops, const runtime::Exec& ex) {
+  detail::check_operands(kernel, ops, ex, false);
+  const detail::Operand& last = *(ops.end() - 1);
+  for (const detail::Operand& o : ops)
+    if (o.first != last.first && o.second == last.second)
+      throw InputError(std::string("blas::") + kernel + ": operands " + o.first + " and " + last.first +
+                       " must be different fields");
 }
 
 bool split(const SpinorField& f) {
@@ -144,10 +134,8 @@ void accumulate(SpinorField& x, SpinorField& xs, const runtime::Exec& ex) {
 }
 
 double xmy_norm2_copy(const SpinorField& b, SpinorField& r, SpinorField& rs, const runtime::Exec& ex) {
+  detail::check_operands("xmy_norm2_copy", {{"b", &b}, {"r", &r}}, ex, true);
   check("xmy_norm2_copy", {{"b", &b}, {"r", &r}, {"rs", &rs}}, ex);
-  if (b.params().precision != r.params().precision)
-    throw InputError("blas::xmy_norm2_copy: operand r: precision: expected " + to_string(b.params().precision) +
-                     " (that of b), found " + to_string(r.params().precision));
   const std::int64_t n = r.params().sites();
   double r2 = 0.0;
   const bool fused = dispatch_pair(r, rs, ex, [&](auto o, auto s, auto spins, auto blocked) {
