@@ -27,7 +27,7 @@
 // since the last update, so at the update it is off by about roundoff / delta relative to |r|:
 // single (roundoff 6e-8) at 0.01 stays about 50x closer than half (about 3e-5, 16-bit fixed
 // point) at 0.1. Measured on weak-field and thermalised configurations, single with delta 0.01
-// needed the same iterations as with 0.1 and half as many reliable updates, while half with 0.01
+// needed the same iterations as with 0.1 (within 1.5%) and half as many reliable updates, while half with 0.01
 // needed up to 10% more iterations (bench/results/2026-11-25-reliable-delta/). Without a sloppy
 // operator the solver runs in the operator's precision and recomputes the true residual only when
 // the iterated one claims convergence. Either way "converged" means the TRUE residual met tol. An iterated
