@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/error.h"
 #include "gluon/runtime/progress.h"
 
 namespace gluon::qcd {
@@ -10,6 +11,14 @@ namespace gluon::qcd {
 PropagatorResult compute_propagator(const DiracOperator& op, const DiracOperator* sloppy,
                                     const SourceSpec& source, SolverType solver,
                                     const SolverParams& params, bool show_progress) {
+  // solve(cg) on an operator that is not hermitian positive runs CG on M^+ M with the source as
+  // the right-hand side: x = (M^+ M)^-1 b, a converged solve of the wrong system. The propagator
+  // needs M^-1 b, which CGNR (M^+ M x = M^+ b), CGNE and BiCGstab give.
+  if (solver == SolverType::cg && !op.hermitian_positive())
+    throw InputError("propagator: solver cg solves M^+ M x = b, which is not the propagator M^-1 b of the " +
+                     to_string(op.params().type) + " operator" +
+                     (op.params().even_odd ? std::string() : std::string(" without even-odd preconditioning")) +
+                     "; use cgnr (M^+ M x = M^+ b), cgne or bicgstab");
   const auto t0 = std::chrono::steady_clock::now();
   const SpinorFieldParams full = op.full_params();
   const int ncols = source_columns(full.nspin);

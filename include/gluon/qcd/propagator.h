@@ -6,6 +6,8 @@
 //
 //   compute_propagator(op, sloppy, source, solver, params, progress)
 //     progress: a line per column with rate and ETA (runtime::Progress) unless silent
+//     solver cg needs op.hermitian_positive() (InputError otherwise: on any other operator solve()
+//     runs CG on M^+ M with the source as right-hand side, which is not M^-1 b)
 #include <vector>
 
 #include "gluon/qcd/dirac/dirac.h"
