@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "gluon/io/byte_order.h"
+#include "gluon/io/lime.h"
 #include "gluon/io/propagator_io.h"
 #include "gluon/qcd/correlators.h"
 #include "gluon/qcd/gamma.h"
@@ -151,6 +153,70 @@ TEST(Correlators, StaggeredPionSumsSquaredColourEntries) {
   auto too_few = random_columns(g, 1, 9);
   too_few.pop_back();
   EXPECT_THROW(meson_correlators(too_few, 0), InputError);
+}
+
+// The binary record byte for byte as docs/file-formats.md describes it, read here without
+// read_propagator: sites in global lexicographic order (x fastest), per site
+// [spin_sink][spin_source][colour_sink][colour_source] complex (Dirac) or
+// [colour_sink][colour_source] (staggered), big-endian doubles, (re, im). Every entry carries its
+// own coordinates, so a swapped index shows.
+TEST(PropagatorFile, BinaryRecordHasTheDocumentedLayout) {
+  const std::string dir = gluon::test::scratch_dir();
+  const Geometry g({2, 4, 2, 4});
+  for (int nspin : {4, 1}) {
+    SCOPED_TRACE(nspin);
+    SpinorFieldParams p;
+    p.geometry = g;
+    p.nspin = nspin;
+    const int ncol = source_columns(nspin);
+    const auto value = [](std::int64_t lex, int spin, int colour, int column) {
+      return static_cast<double>(lex * 1000 + (spin * 3 + colour) * 20 + column);
+    };
+    std::vector<SpinorField> cols;
+    for (int b = 0; b < ncol; ++b) {
+      cols.emplace_back(p);
+      auto* v = static_cast<double*>(cols.back().data());
+      for (std::int64_t s = 0; s < g.volume(); ++s) {
+        const std::int64_t lex = g.global_lex(g.local_to_global(g.coords(s)));
+        for (int a = 0; a < nspin; ++a)
+          for (int c = 0; c < 3; ++c) {
+            v[s * 6 * nspin + (a * 3 + c) * 2] = value(lex, a, c, b);
+            v[s * 6 * nspin + (a * 3 + c) * 2 + 1] = -value(lex, a, c, b) - 0.5;
+          }
+      }
+    }
+    const std::string path = dir + "/layout" + std::to_string(nspin) + ".lime";
+    io::write_propagator(path, cols, "<gluon/>", 64);
+    std::string bytes;
+    {
+      std::ifstream in(path, std::ios::binary);
+      bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    const auto records = io::lime_list(bytes, path);
+    const io::LimeRecord* data = io::lime_find(records, "scidac-binary-data");
+    ASSERT_NE(data, nullptr);
+    const int per_site = nspin == 4 ? 144 : 9;  // complexes a site
+    ASSERT_EQ(data->length, static_cast<std::uint64_t>(g.volume() * per_site * 16));
+    const auto* base = reinterpret_cast<const unsigned char*>(bytes.data()) + data->data_offset;
+    auto real_at = [&](std::int64_t offset) {
+      const std::uint64_t w = io::load_be64(base + offset);
+      double d;
+      std::memcpy(&d, &w, 8);
+      return d;
+    };
+    int mismatches = 0;
+    for (std::int64_t lex = 0; lex < g.volume(); ++lex)
+      for (int a = 0; a < nspin; ++a)
+        for (int sb = 0; sb < nspin; ++sb)
+          for (int c = 0; c < 3; ++c)
+            for (int cb = 0; cb < 3; ++cb) {
+              const int slot = nspin == 4 ? ((a * 4 + sb) * 3 + c) * 3 + cb : c * 3 + cb;
+              const std::int64_t at = (lex * per_site + slot) * 16;
+              const double want = value(lex, a, c, sb * 3 + cb);
+              if (real_at(at) != want || real_at(at + 8) != -want - 0.5) ++mismatches;
+            }
+    EXPECT_EQ(mismatches, 0);
+  }
 }
 
 TEST(PropagatorFile, RoundTripsBitExactAndRejectsDamage) {
