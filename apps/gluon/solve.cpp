@@ -133,12 +133,45 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
   f.commit();
 }
 
+// Settings that cannot work together, refused before anything is read or solved.
+void check_settings(const SolveOptions& o) {
+  const qcd::Precision outer = qcd::parse_precision(o.precision);
+  if (o.sloppy != "none" && o.sloppy != o.precision &&
+      qcd::bytes_per_real(qcd::parse_precision(o.sloppy)) > qcd::bytes_per_real(outer))
+    throw InputError(fmt::format("--sloppy-precision {}: the inner precision must be lower than --precision {} "
+                                 "(double > single > half), or none",
+                                 o.sloppy, o.precision));
+  if (!(o.tol > 0 && o.tol < 1))
+    throw InputError(fmt::format("--tol: expected a relative residual 0 < tol < 1, found {}", o.tol));
+  // The true residual is recomputed in the outer precision: below about 10 unit roundoffs it is
+  // noise, and the solve could only end in stagnation.
+  const double floor = 10 * qcd::unit_roundoff(outer);
+  if (o.tol < floor)
+    throw InputError(fmt::format("--tol {:.1e}: below what --precision {} can reach (10 x its unit roundoff = {:.1e}); "
+                                 "use --precision double{}",
+                                 o.tol, o.precision, floor,
+                                 outer == qcd::Precision::double_ ? "" : fmt::format(" --sloppy-precision {}", o.precision)));
+  if (qcd::parse_source_type(o.source_type) == qcd::SourceType::z2_wall) {
+    const qcd::Coords c = parse_site(o.source);
+    if (c[0] != 0 || c[1] != 0 || c[2] != 0)
+      throw InputError(fmt::format("--source {}: a z2-wall source uses only t (its time slice); give 0,0,0,{}",
+                                   o.source, c[3]));
+  }
+}
+
 void run_solve(const SolveOptions& o) {
   apply_halo_flag(o.halo);
   const runtime::Exec ex = exec_for_rank(o.backend);
   if (comm::world().size() > 1 && !o.save_propagator.empty())
     throw InputError("--save-propagator: writing a propagator from a split lattice is not supported yet; "
                      "run on one rank or drop the flag (correlators are still saved)");
+  check_settings(o);
+  // Results are written after every column is solved: a path that cannot be written fails now,
+  // not after the run.
+  if (is_root()) {
+    if (!o.save_propagator.empty()) io::check_writable(o.save_propagator);
+    if (!o.save_correlators.empty()) io::check_writable(o.save_correlators);
+  }
   std::string gauge_source;
   // Every rank holds the whole lattice's links (read or generated), then keeps its block.
   const qcd::GaugeField u = load_or_generate(o, ex, gauge_source);

@@ -22,6 +22,12 @@ AtomicFile::AtomicFile(const std::string& path)
   if (!f_) throw IoError(path_ + ": cannot create temporary file " + tmp_ + ": " + os_error());
 }
 
+void check_writable(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, expected a file name");
+  AtomicFile probe(path);  // its destructor removes the temporary
+}
+
 AtomicFile::~AtomicFile() {
   if (f_) std::fclose(f_);
   if (!committed_) std::remove(tmp_.c_str());

@@ -1,6 +1,7 @@
 #include "gluon/qcd/propagator.h"
 
 #include <chrono>
+#include <string>
 
 #include "gluon/qcd/field_convert.h"
 #include "gluon/runtime/error.h"
@@ -37,7 +38,16 @@ PropagatorResult compute_propagator(const DiracOperator& op, const DiracOperator
     const SpinorField b = converted(b_host, full, op.exec());
     SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(full);
     op.prepare(b_pc, b);
-    SolverResult r = solve(solver, op, x_pc, b_pc, params, sloppy);
+    SolverResult r;
+    try {
+      r = solve(solver, op, x_pc, b_pc, params, sloppy);
+    } catch (const NumericalError& e) {
+      const std::string which = full.nspin == 4
+                                    ? "spin " + std::to_string(col / 3) + ", colour " + std::to_string(col % 3)
+                                    : "colour " + std::to_string(col);
+      throw NumericalError("propagator column " + std::to_string(col) + " of " + std::to_string(ncols) + " (source " +
+                           which + "): " + e.what());
+    }
     op.reconstruct(x, x_pc, b);
     out.columns.push_back(converted(x, canonical, op.exec()));
     out.iterations += r.iterations;

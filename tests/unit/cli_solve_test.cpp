@@ -94,6 +94,34 @@ TEST(CliSolve, CgIsRefusedWhereMIsNotHermitianPositive) {
   expect_close(n["correlators"]["pion"], s["correlators"]["pion"], 1e-8, "staggered cgne on M vs cg on M_ee");
 }
 
+// Settings that cannot work together and outputs that cannot be written are refused before the
+// gauge field is read or anything solved (with --max-iter 3 a late check would report the
+// iteration limit instead), with the flag, the value and what was expected.
+TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
+  const std::string dir = scratch_dir();
+  const std::string base = gluon_binary() + " solve --backend cpu --quiet --start weak --lattice 4,4,4,8 --max-iter 3 ";
+  struct Case {
+    std::string args, expect;
+  };
+  for (const Case& c : {Case{"--precision single", "--tol 1.0e-10: below what --precision single can reach"},
+                        Case{"--precision single --sloppy-precision double --tol 1e-5",
+                             "--sloppy-precision double: the inner precision must be lower than --precision single"},
+                        Case{"--tol 0", "--tol: expected a relative residual 0 < tol < 1, found 0"},
+                        Case{"--source-type z2-wall --source 1,0,0,2", "a z2-wall source uses only t"},
+                        Case{"--save-propagator " + dir + "/missing/prop.lime", dir + "/missing/prop.lime: cannot create"},
+                        Case{"--save-correlators " + dir, dir + ": is a directory"}}) {
+    SCOPED_TRACE(c.args);
+    std::string out;
+    EXPECT_NE(run_command(base + c.args, out), 0);
+    EXPECT_NE(out.find(c.expect), std::string::npos) << out;
+    EXPECT_EQ(out.find("max_iter"), std::string::npos) << out;
+  }
+  // A failed solve names the propagator column.
+  std::string out;
+  EXPECT_NE(run_command(base, out), 0);
+  EXPECT_NE(out.find("propagator column 0 of 12 (source spin 0, colour 0): bicgstab"), std::string::npos) << out;
+}
+
 TEST(CliSolve, CloverBothPreconditioningsAgreeAndCloverDiffersFromWilson) {
   const auto w = solve_json(kWeak + "--operator wilson --kappa 0.11");
   const auto a = solve_json(kWeak + "--operator clover --kappa 0.11 --csw 1.5");

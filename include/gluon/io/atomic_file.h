@@ -30,6 +30,11 @@ class AtomicFile {
   bool committed_ = false;
 };
 
+// Fails now (IoError naming the file) where an AtomicFile(path) write would fail later: the path
+// is an existing directory, or its temporary cannot be created there (missing directory, no
+// permission). For runs that write their results only at the end. Leaves nothing behind.
+void check_writable(const std::string& path);
+
 // Whole file into memory; IoError naming the file when it cannot be opened or read.
 std::string read_file(const std::string& path);
 

@@ -28,6 +28,13 @@ inline constexpr int bytes_per_real(Precision p) {
   return p == Precision::double_ ? 8 : p == Precision::single ? 4 : 2;
 }
 
+// Half the spacing of the stored values near 1: 2^-53, 2^-24, and 0.5 / 32767 for the 16-bit fixed
+// point (relative to the site's norm). A relative residual computed in precision p cannot be
+// trusted much below a few times this.
+inline constexpr double unit_roundoff(Precision p) {
+  return p == Precision::double_ ? 0x1p-53 : p == Precision::single ? 0x1p-24 : 0.5 / 32767.0;
+}
+
 // Storage type of one real for a precision tag.
 template <Precision P> struct storage_of;
 template <> struct storage_of<Precision::double_> { using type = double; };
