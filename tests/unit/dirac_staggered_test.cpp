@@ -302,6 +302,27 @@ TEST(StaggeredFast, NaiveMatchesReferenceEveryPrecisionLayoutCompression) {
       }
 }
 
+// Antiperiodic in each direction alone and in all four: the other tests use t (and x on the SIMD
+// path), so a boundary sign applied in the wrong direction, or to the one-hop but not the
+// three-hop term, would pass them.
+TEST(StaggeredFast, EveryBoundaryDirectionMatchesTheReference) {
+  const GaugeField u = hot(kG48, 55);
+  const auto links = unsmeared_improved_links(u, kCpu);
+  const std::array<std::array<double, 4>, 5> boundaries{{{-1, 1, 1, 1}, {1, -1, 1, 1}, {1, 1, -1, 1}, {1, 1, 1, -1}, {-1, -1, -1, -1}}};
+  for (const auto& bnd : boundaries)
+    for (bool improved : {false, true})
+      for (Precision prec : {Precision::double_, Precision::single}) {
+        SCOPED_TRACE(std::to_string(bnd[0]) + "," + std::to_string(bnd[1]) + "," + std::to_string(bnd[2]) + "," +
+                     std::to_string(bnd[3]) + (improved ? " improved " : " naive ") + to_string(prec));
+        DiracParams p = stag_params(improved, prec, Reconstruct::r18, Reconstruct::r18, false, 0.1);
+        p.boundary = bnd;
+        const GaugeField& fat = improved ? links.fat : u;
+        const StaggeredDirac op = improved ? StaggeredDirac(p, links.fat, links.longlinks, kCpu, FieldOrder::blocked)
+                                           : StaggeredDirac(p, u, kCpu, FieldOrder::blocked);
+        compare_with_reference(op, fat, improved ? &links.longlinks : nullptr, tolerance(prec, Reconstruct::r18));
+      }
+}
+
 TEST(StaggeredFast, ImprovedMatchesReferenceEveryPrecisionLayoutCompression) {
   const GaugeField u = hot(kG48, 52);
   // Non-unitary fat links with entries beyond 1 (exercises the stored scale) and long links:

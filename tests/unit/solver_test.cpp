@@ -223,7 +223,7 @@ TEST_P(MixedSolver, CgReachesDoubleAccuracyWithReliableUpdates) {
   SpinorField b = source(op);
   SolverParams p;
   p.tol = 1e-10;
-  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::bicgstab}) {
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
     SCOPED_TRACE(to_string(t));
     SpinorField x(op.vector_params());
     const SolverResult r = solve(t, op, x, b, p, &sloppy);
@@ -520,7 +520,7 @@ TEST(SolverOnDirac, WilsonAndCloverEvenOddPureAndMixed) {
       ASSERT_FALSE(s.op->hermitian_positive());
       SolverParams p;
       p.tol = 1e-10;
-      for (SolverType t : {SolverType::cgnr, SolverType::bicgstab}) {
+      for (SolverType t : {SolverType::cgnr, SolverType::cgne, SolverType::bicgstab}) {
         for (const DiracOperator* sl : std::vector<const DiracOperator*>{nullptr, s.sloppy.get()}) {
           SCOPED_TRACE(to_string(t) + (sl ? " mixed" : " pure"));
           SpinorField x(s.op->vector_params());
