@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
@@ -30,6 +31,7 @@ namespace {
 
 struct SolveOptions {
   std::string gauge, start, lattice = "8,8,8,16";
+  std::string fat_links, long_links;  // improved staggered: the operator's links as given
   std::uint64_t seed = 1;
   double epsilon = 0.1;
   bool reunitarize = false;
@@ -115,14 +117,40 @@ qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex,
   return u;
 }
 
+// --fat-links and --long-links: an improved staggered operator's one-hop and three-hop links from
+// gauge files of any supported format (coefficients inside, as asqtad/HISQ codes hand them over;
+// checksums and header values verified, nothing re-unitarised), in place of a gauge field.
+qcd::ImprovedStaggeredLinks read_improved_links(const SolveOptions& o, std::string& source) {
+  if (o.fat_links.empty() || o.long_links.empty())
+    throw InputError("solve: --fat-links and --long-links go together (the one-hop and the three-hop links)");
+  if (qcd::parse_dirac_type(o.op) != qcd::DiracType::improved_staggered)
+    throw InputError("solve: --fat-links/--long-links are the links of --operator improved-staggered, found --operator " + o.op);
+  if (!o.gauge.empty() || !o.start.empty())
+    throw InputError("solve: --fat-links/--long-links replace --gauge/--start (the operator needs no other links)");
+  io::GaugeReadOptions ro;
+  io::GaugeFileInfo fi, li;
+  qcd::ImprovedStaggeredLinks links{io::read_gauge(o.fat_links, ro, &fi), io::read_gauge(o.long_links, ro, &li)};
+  if (fi.dims != li.dims)
+    throw InputError(fmt::format("{}: lattice {},{},{},{} differs from the fat links' {},{},{},{} ({})", o.long_links,
+                                 li.dims[0], li.dims[1], li.dims[2], li.dims[3], fi.dims[0], fi.dims[1], fi.dims[2],
+                                 fi.dims[3], o.fat_links));
+  source = fmt::format("fat links {} ({}), long links {} ({})", o.fat_links, fi.format_detail, o.long_links,
+                       li.format_detail);
+  return links;
+}
+
 // `whole` is the whole lattice (every rank holds it); the operator acts on this rank's block.
-// The improved links are formed on the whole lattice first (the Naik products reach 3 sites).
+// The improved links are formed on the whole lattice first (the Naik products reach 3 sites),
+// unless they were given (`given`: read_improved_links).
 std::unique_ptr<qcd::DiracOperator> build_operator(const qcd::DiracParams& p, const qcd::GaugeField& whole,
-                                                   const qcd::Geometry& local, const runtime::Exec& ex) {
+                                                   const qcd::Geometry& local, const runtime::Exec& ex,
+                                                   const qcd::ImprovedStaggeredLinks* given) {
   const bool split = local.volume() != whole.geometry().volume();
   if (p.type != qcd::DiracType::improved_staggered)
     return split ? qcd::make_dirac(p, qcd::scatter_gauge(whole, local), ex) : qcd::make_dirac(p, whole, ex);
-  const auto links = qcd::unsmeared_improved_links(whole, runtime::cpu_exec());
+  std::optional<qcd::ImprovedStaggeredLinks> made;
+  if (!given) given = &made.emplace(qcd::unsmeared_improved_links(whole, runtime::cpu_exec()));
+  const qcd::ImprovedStaggeredLinks& links = *given;
   if (!split) return qcd::make_improved_staggered(p, links.fat, links.longlinks, ex);
   return qcd::make_improved_staggered(p, qcd::scatter_gauge(links.fat, local), qcd::scatter_gauge(links.longlinks, local), ex);
 }
@@ -173,8 +201,12 @@ void run_solve(const SolveOptions& o) {
     if (!o.save_correlators.empty()) io::check_writable(o.save_correlators);
   }
   std::string gauge_source;
+  std::optional<qcd::ImprovedStaggeredLinks> given;
+  if (!o.fat_links.empty() || !o.long_links.empty()) given = read_improved_links(o, gauge_source);
   // Every rank holds the whole lattice's links (read or generated), then keeps its block.
-  const qcd::GaugeField u = load_or_generate(o, ex, gauge_source);
+  std::optional<qcd::GaugeField> loaded;
+  if (!given) loaded.emplace(load_or_generate(o, ex, gauge_source));
+  const qcd::GaugeField& u = given ? given->fat : *loaded;
   const comm::Grid4 grid = grid_for(u.geometry().global_dims(), o.grid);
   const qcd::Geometry g = qcd::make_geometry(u.geometry().global_dims(), grid, comm::world().rank());
 
@@ -200,7 +232,7 @@ void run_solve(const SolveOptions& o) {
   if (!wilson_like && !(o.mass > 0))
     throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
 
-  const auto op = build_operator(p, u, g, ex);
+  const auto op = build_operator(p, u, g, ex, given ? &*given : nullptr);
   std::unique_ptr<qcd::DiracOperator> sloppy;
   std::string precision_name = o.precision;
   if (o.sloppy != "none" && o.sloppy != o.precision) {
@@ -209,7 +241,7 @@ void run_solve(const SolveOptions& o) {
     const auto r = qcd::parse_reconstruct(o.sloppy_recon.empty() ? o.recon : o.sloppy_recon);
     if (p.type == qcd::DiracType::improved_staggered) ps.long_reconstruct = r;
     else ps.reconstruct = r;
-    sloppy = build_operator(ps, u, g, ex);
+    sloppy = build_operator(ps, u, g, ex, given ? &*given : nullptr);
     precision_name += "-" + o.sloppy;
   }
 
@@ -246,7 +278,7 @@ void run_solve(const SolveOptions& o) {
   nlohmann::ordered_json j;
   j["lattice"] = {g.global_dims()[0], g.global_dims()[1], g.global_dims()[2], g.global_dims()[3]};
   j["gauge"] = gauge_source;
-  j["plaquette"] = qcd::plaquette(u, runtime::cpu_exec()).total;
+  if (!given) j["plaquette"] = qcd::plaquette(u, runtime::cpu_exec()).total;  // (of smeared links: meaningless)
   j["operator"] = qcd::to_string(p.type);
   j["normalization"] = normalization;
   if (wilson_like) j["kappa"] = p.kappa;
@@ -304,7 +336,8 @@ void run_solve(const SolveOptions& o) {
     fmt::print("{}\n", j.dump(2));
     return;
   }
-  fmt::print("gauge        {} {}, plaquette {:.10f}\n", g.to_string(), gauge_source, j["plaquette"].get<double>());
+  if (given) fmt::print("links        {} {}\n", g.to_string(), gauge_source);
+  else fmt::print("gauge        {} {}, plaquette {:.10f}\n", g.to_string(), gauge_source, j["plaquette"].get<double>());
   fmt::print("operator     {} ({} = {}{}), boundary {},{},{},{}, {}\n", qcd::to_string(p.type),
              wilson_like ? "kappa" : "mass", wilson_like ? p.kappa : p.mass,
              p.type == qcd::DiracType::clover ? fmt::format(", c_sw = {}, {} preconditioning", p.csw, o.clover_pc) : "",
@@ -334,6 +367,10 @@ void register_solve(CLI::App& app) {
   auto* cmd = app.add_subcommand("solve", "Quark propagator and meson correlators on a gauge field");
   cmd->add_option("--gauge", o->gauge, "Gauge file (NERSC, ILDG, SciDAC, MILC)");
   cmd->add_option("--start", o->start, "Or generate the gauge field: unit, hot, weak");
+  cmd->add_option("--fat-links", o->fat_links,
+                  "Improved staggered: one-hop (fat) links from a gauge file, coefficients inside (with --long-links, "
+                  "in place of --gauge/--start)");
+  cmd->add_option("--long-links", o->long_links, "Improved staggered: three-hop (Naik) links from a gauge file");
   cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed for --start")->capture_default_str();
   cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
