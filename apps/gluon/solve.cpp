@@ -304,14 +304,18 @@ void run_solve(const SolveOptions& o) {
   j["source"] = {{"type", qcd::to_string(src.type)}, {"position", src.position}, {"seed", src.seed}};
   j["iterations"] = prop.iterations;
   j["true_residual"] = prop.max_true_residual;
+  j["full_residual"] = prop.max_full_residual;
   j["seconds"] = prop.seconds;
   j["solver_seconds"] = solver_seconds;
   j["gflops"] = gflops;  // all ranks together
   j["gflops_per_rank"] = gflops / comm::world().size();
   nlohmann::ordered_json cols = nlohmann::ordered_json::array();
-  for (const auto& r : prop.solves)
+  for (std::size_t c = 0; c < prop.solves.size(); ++c) {
+    const auto& r = prop.solves[c];
     cols.push_back({{"iterations", r.iterations}, {"true_residual", r.true_residual},
-                    {"reliable_updates", r.reliable_updates}, {"seconds", r.seconds}});
+                    {"full_residual", prop.full_residuals[c]}, {"reliable_updates", r.reliable_updates},
+                    {"seconds", r.seconds}});
+  }
   j["columns"] = cols;
   if (!prop.solves.empty() && prop.solves.front().reliable_delta > 0)
     j["reliable_delta"] = prop.solves.front().reliable_delta;
@@ -350,8 +354,9 @@ void run_solve(const SolveOptions& o) {
                                       : std::string());
   fmt::print("source       {} at {},{},{},{}\n", qcd::to_string(src.type), src.position[0], src.position[1],
              src.position[2], src.position[3]);
-  fmt::print("solves       {} columns, {} iterations, max true residual {:.3e}, {:.3f} s in the solver, {:.1f} GFLOP/s\n",
-             prop.solves.size(), prop.iterations, prop.max_true_residual, solver_seconds, gflops);
+  fmt::print("solves       {} columns, {} iterations, max true residual {:.3e} (full system {:.3e}), {:.3f} s in the "
+             "solver, {:.1f} GFLOP/s\n",
+             prop.solves.size(), prop.iterations, prop.max_true_residual, prop.max_full_residual, solver_seconds, gflops);
   fmt::print("correlators  ({} normalisation)\n", normalization);
   fmt::print("{:>4}  {:>22}{}\n", "t", "pion", corr.rho.empty() ? "" : fmt::format("  {:>22}", "rho"));
   for (std::size_t t = 0; t < corr.pion.size(); ++t)

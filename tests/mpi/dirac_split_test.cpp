@@ -127,6 +127,17 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
     const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
+    // The unpreconditioned operator on full fields (DiracOperator::M_full), as the propagator's check uses it.
+    SpinorFieldParams fp = ref->full_params();
+    SpinorField inf_w(fp), outf_w(fp);
+    SpinorFieldParams fcp = fp;
+    fcp.precision = Precision::double_;
+    fcp.order = FieldOrder::site_major;
+    SpinorField gauss_f(fcp);
+    fill_gaussian(gauss_f, 10, 0, cpu);
+    convert(gauss_f, inf_w, cpu);
+    ref->M_full(outf_w, inf_w);
+    const SpinorField wantf_c = canonical(outf_w);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
         Policy guard(pol);
@@ -142,6 +153,11 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
         const double ed = global_rel_diff(canonical(outd), local_spinor(wantd_c, g));
         EXPECT_LT(e, 1e-12) << to_string(t) << " grid " << name(grid) << " " << to_string(pol);
         EXPECT_LT(ed, 1e-12) << to_string(t) << " dagger, grid " << name(grid) << " " << to_string(pol);
+        SpinorField inf(op->full_params()), outf(op->full_params());
+        convert(local_spinor(canonical(inf_w), g), inf, cpu);
+        op->M_full(outf, inf);
+        const double ef = global_rel_diff(canonical(outf), local_spinor(wantf_c, g));
+        EXPECT_LT(ef, 1e-12) << to_string(t) << " M_full, grid " << name(grid) << " " << to_string(pol);
       }
   }
 }
@@ -164,6 +180,17 @@ TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
     const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
+    // The unpreconditioned operator on full fields (DiracOperator::M_full), as the propagator's check uses it.
+    SpinorFieldParams fp = ref->full_params();
+    SpinorField inf_w(fp), outf_w(fp);
+    SpinorFieldParams fcp = fp;
+    fcp.precision = Precision::double_;
+    fcp.order = FieldOrder::site_major;
+    SpinorField gauss_f(fcp);
+    fill_gaussian(gauss_f, 10, 0, cpu);
+    convert(gauss_f, inf_w, cpu);
+    ref->M_full(outf_w, inf_w);
+    const SpinorField wantf_c = canonical(outf_w);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (const char* transport : {"ipc", "nccl"})
         for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {

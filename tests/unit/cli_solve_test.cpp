@@ -49,6 +49,9 @@ TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPath
   EXPECT_EQ(a["lattice"], nlohmann::json({4, 4, 4, 8}));
   EXPECT_GT(a["iterations"].get<int>(), 0);
   EXPECT_LT(a["true_residual"].get<double>(), 1e-11);
+  // The source site is even, so the prepared source is the source and the two residuals agree.
+  EXPECT_NEAR(a["full_residual"].get<double>(), a["true_residual"].get<double>(), 1e-2 * a["true_residual"].get<double>());
+  EXPECT_LE(a["columns"][0]["full_residual"].get<double>(), a["full_residual"].get<double>());
   const auto& pion = a["correlators"]["pion"];
   const auto& rho = a["correlators"]["rho"];
   ASSERT_EQ(pion.size(), 8u);

@@ -103,6 +103,7 @@ class TestDirac : public qcd::DiracOperator {
 
   void M(qcd::SpinorField& out, const qcd::SpinorField& in) const override { apply(out, in, false); }
   void Mdag(qcd::SpinorField& out, const qcd::SpinorField& in) const override { apply(out, in, true); }
+  void M_full(qcd::SpinorField& out, const qcd::SpinorField& in) const override { apply(out, in, false); }
   bool hermitian_positive() const override { return opt_.hermitian; }
 
   void prepare(qcd::SpinorField& b_pc, const qcd::SpinorField& b_full) const override {

@@ -24,6 +24,13 @@ struct PropagatorResult {
   double seconds = 0;                // whole computation, conversions included
   double solver_seconds = 0, solver_flops = 0;
   double max_true_residual = 0;      // worst column (relative, preconditioned system)
+  // |b - M_full x| / |b| of each reconstructed column with the unpreconditioned operator
+  // (DiracOperator::M_full), in the operator's precision, and the worst. It differs from the
+  // preconditioned residual by the preparation's factors: for Wilson and asymmetric clover the
+  // residual vectors agree (the odd part vanishes by reconstruction) and only |b| differs;
+  // staggered divides by the mass, symmetric clover multiplies by A_ee.
+  std::vector<double> full_residuals;
+  double max_full_residual = 0;
 };
 
 PropagatorResult compute_propagator(const DiracOperator& op, const DiracOperator* sloppy,

@@ -444,6 +444,14 @@ void StaggeredDirac::Mdag(SpinorField& out, const SpinorField& in) const {
   apply(out, in, -1, false, &in, params_.mass, -1.0);
 }
 
+void StaggeredDirac::M_full(SpinorField& out, const SpinorField& in) const {
+  if (out.params().subset != SiteSubset::full || in.params().subset != SiteSubset::full)
+    throw InputError("staggered M_full: expected full-lattice fields, found " + out.params().describe() + " and " +
+                     in.params().describe());
+  if (out.data() == in.data()) throw InputError("staggered M_full: the output and the input are one field");
+  apply(out, in, -1, false, &in, params_.mass, 1.0);  // m + D on all sites
+}
+
 void StaggeredDirac::prepare(SpinorField& b_pc, const SpinorField& b_full) const {
   if (b_full.params().subset != SiteSubset::full)
     throw InputError("staggered prepare: the source must be a full-lattice field");

@@ -270,6 +270,12 @@ class WilsonFamily final : public DiracOperator {
     apply(t, s, false, &f);
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
+  void M_full(SpinorField& out, const SpinorField& in) const override {
+    check_full(out, "M_full (out)");
+    check_full(in, "M_full (in)");
+    if (out.data() == in.data()) throw InputError("M_full: out and in are the same field");
+    unpreconditioned(out, in, false);
+  }
 
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override {
     check_vector(b_pc, "prepare (b_pc)");
@@ -368,19 +374,29 @@ class WilsonFamily final : public DiracOperator {
     return *t;
   }
 
+  void check_full(const SpinorField& f, const std::string& what) const {
+    const SpinorFieldParams want = full_params();
+    if (f.params().subset != SiteSubset::full || f.params().nspin != 4 || !(f.geometry() == want.geometry))
+      throw InputError(what + ": expected a " + want.describe() + " field on " + want.geometry.to_string() +
+                       ", found " + f.params().describe() + " on " + f.geometry().to_string());
+  }
+
+  // out_p = A in_p - kappa D_{p,1-p} in on both parities of full fields (A = 1 for Wilson).
+  void unpreconditioned(SpinorField& out, const SpinorField& in, bool dag) const {
+    const double k = params_.kappa;
+    for (int p = 0; p < 2; ++p) {
+      if (clover_) hop_.dslash_clover_on_x(out, in, p, dag, clover_->field(false), in, -k);
+      else hop_.dslash_xpay(out, in, p, dag, in, -k);
+    }
+  }
+
   // fold (even-odd, !dag): BiCGstab's reduction in the last kernel, whose x is `in` in every form.
   void apply(SpinorField& out, const SpinorField& in, bool dag, const detail::DslashFold* fold = nullptr) const {
     check_vector(out, dag ? "Mdag (out)" : "M (out)");
     check_vector(in, dag ? "Mdag (in)" : "M (in)");
     if (out.data() == in.data()) throw InputError(std::string(dag ? "Mdag" : "M") + ": out and in are the same field");
     const double k = params_.kappa;
-    if (!params_.even_odd) {
-      for (int p = 0; p < 2; ++p) {
-        if (clover_) hop_.dslash_clover_on_x(out, in, p, dag, clover_->field(false), in, -k);
-        else hop_.dslash_xpay(out, in, p, dag, in, -k);
-      }
-      return;
-    }
+    if (!params_.even_odd) return unpreconditioned(out, in, dag);
     SpinorField& to = tmp(1);
     if (!clover_) {
       hop_.dslash(to, in, 1, dag);

@@ -106,6 +106,11 @@ class DiracOperator {
   // Solution x_pc of the (preconditioned) system and the full source -> full solution.
   virtual void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const = 0;
 
+  // The unpreconditioned operator on full_params() fields, even when M is the even-odd one: what
+  // a propagator inverts, so that compute_propagator can check b - M_full x of the reconstructed
+  // solution, independently of prepare/reconstruct. out and in must be different fields.
+  virtual void M_full(SpinorField& out, const SpinorField& in) const = 0;
+
   // Floating-point operations of one application of M on vector_params() fields (for GFLOP/s).
   virtual double flops_M() const = 0;
 

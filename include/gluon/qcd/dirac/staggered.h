@@ -105,6 +105,7 @@ class StaggeredDirac final : public DiracOperator {
                      blas::Slot r2_new) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
+  void M_full(SpinorField& out, const SpinorField& in) const override;
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
   void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const override;
   double flops_M() const override;
