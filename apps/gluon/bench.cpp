@@ -14,6 +14,7 @@
 #include <string>
 
 #include "commands.h"
+#include "solver_settings.h"
 #include "gluon/build_info.h"
 #include "gluon/io/atomic_file.h"
 #include "gluon/qcd/bench/copy.h"
@@ -125,13 +126,16 @@ void emit(const json& j, const CommonOptions& c, const std::string& file_name, c
 }
 
 std::size_t copy_bytes_for(const runtime::Exec& ex, double size_mib) {
-  if (size_mib < 0) throw InputError(fmt::format("bench: --size-mib must be positive, found {}", size_mib));
   const double mib = size_mib > 0 ? size_mib : (ex.on_device() ? 1024.0 : 256.0);
   return static_cast<std::size_t>(mib * 1024.0 * 1024.0);
 }
 
-qcd::bench::CopyBenchResult copy_result(const runtime::Exec& ex, const CopyOptions& o) {
-  if (o.iterations < 1) throw InputError(fmt::format("bench: --iterations must be at least 1, found {}", o.iterations));
+// flag: how the options are spelled on this command ("--" for bench copy, "--copy-" where the copy
+// is measured alongside a dslash), for the messages.
+qcd::bench::CopyBenchResult copy_result(const runtime::Exec& ex, const CopyOptions& o, const std::string& flag) {
+  if (o.iterations < 1)
+    throw InputError(fmt::format("bench: {}iterations must be at least 1, found {}", flag, o.iterations));
+  if (o.size_mib < 0) throw InputError(fmt::format("bench: {}size-mib must be positive, found {}", flag, o.size_mib));
   qcd::bench::CopyBenchParams p;
   p.bytes = copy_bytes_for(ex, o.size_mib);
   p.calls = o.iterations;
@@ -161,7 +165,7 @@ std::string copy_line(const qcd::bench::CopyBenchResult& r, const runtime::Exec&
 
 void run_copy(const CommonOptions& c, const CopyOptions& o) {
   const runtime::Exec ex = runtime::exec_from_name(c.backend);
-  const auto r = copy_result(ex, o);
+  const auto r = copy_result(ex, o, "--");
   json j;
   j["benchmark"] = "copy";
   j.update(context(ex));
@@ -198,7 +202,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   apply_halo_flag(o.halo);
   const comm::Grid4 grid = grid_for(s.lattice, o.grid);
   const runtime::Exec ex = exec_for_rank(c.backend);
-  const auto copy = copy_result(ex, o.copy);
+  const auto copy = copy_result(ex, o.copy, "--copy-");
 
   qcd::bench::DslashBenchParams p;
   p.type = s.type;
@@ -306,6 +310,10 @@ struct SolverBenchOptions {
 // `bench dslash` in the precision the iterations run in (the sloppy one for mixed solves).
 void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenchOptions& so) {
   const DslashSetup s = parse_dslash(o);
+  check_solver_settings(o.precision, so.sloppy, so.tol);
+  if (!o.grid.empty() || o.halo != "auto" || o.model)
+    throw InputError("bench solver: --grid, --halo and --model are bench dslash's, for a split lattice; the solver "
+                     "benchmark runs on one process");
   const runtime::Exec ex = runtime::exec_from_name(c.backend);
   const bool mixed = so.sloppy != "none";
   const qcd::Precision inner = mixed ? qcd::parse_precision(so.sloppy) : s.precision;
@@ -413,7 +421,7 @@ void add_operator_flags(CLI::App* cmd, DslashOptions& o) {
   cmd->add_option("--lattice", o.lattice, "Lattice X,Y,Z,T (even extents)")->capture_default_str();
   cmd->add_option("--iterations", o.iterations, "Timed calls (the median is reported)")->capture_default_str();
   cmd->add_option("--warmup", o.warmup, "Untimed calls first (they also tune the GPU kernels)")->capture_default_str();
-  cmd->add_option("--seed", o.seed, "Seed of the random gauge field and source")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "Seed of the random gauge field and source")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--copy-size-mib", o.copy.size_mib, "Buffer size of the copy measured alongside (0: auto)")
       ->capture_default_str();
   cmd->add_option("--copy-iterations", o.copy.iterations, "Timed calls of that copy")->capture_default_str();
@@ -446,6 +454,7 @@ void register_bench(CLI::App& app) {
 
   auto common_solver = std::make_shared<CommonOptions>();
   auto solver_opts = std::make_shared<DslashOptions>();
+  solver_opts->precision = "double";  // the outer precision (single could not reach the default tol 1e-10)
   auto solve_opts = std::make_shared<SolverBenchOptions>();
   auto* solver = bench->add_subcommand("solver", "A Krylov solve against the bare operator");
   add_common(solver, *common_solver);

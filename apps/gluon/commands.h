@@ -21,4 +21,15 @@ struct CommandRegistration {
 };
 void register_self_registered(CLI::App& app);
 
+// For unsigned options (seeds): CLI11 alone turns "-1" into 2^64 - 1 without a word.
+inline CLI::Validator non_negative_integer() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+          return "expected a non-negative integer, found '" + s + "'";
+        return {};
+      },
+      "UINT");
+}
+
 }  // namespace gluon::apps

@@ -214,7 +214,7 @@ void register_g4(CLI::App& app) {
   cmd->add_option("--ring-size", o->ring_size, "Sub-ring size S (0 = all ranks)")->capture_default_str();
   cmd->add_option("--rings", o->rings, "Independent rings R, each with its own measurements")->capture_default_str();
   cmd->add_option("--precision", o->precision, "double or single")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed of the synthetic G")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed of the synthetic G")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
   cmd->add_option("--memory-limit", o->memory_limit, "Per-rank cap on G4 slice + ring buffers (bytes, K/M/G suffix; 0 = none)")
       ->capture_default_str();

@@ -174,7 +174,7 @@ void register_gauge(CLI::App& app) {
   auto* cmd = app.add_subcommand("gauge", "Generate, load, convert and measure gauge fields");
   cmd->add_option("--start", opts->start, "Generate a field: unit, hot (Haar random) or weak");
   cmd->add_option("--lattice", opts->lattice, "Lattice X,Y,Z,T for --start (even extents)")->capture_default_str();
-  cmd->add_option("--seed", opts->seed, "Random seed for hot/weak starts")->capture_default_str();
+  cmd->add_option("--seed", opts->seed, "Random seed for hot/weak starts")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--epsilon", opts->epsilon, "Weak-field noise amplitude")->capture_default_str();
   cmd->add_option("--load", opts->load, "Read a gauge file (NERSC, ILDG, SciDAC or MILC; detected by content)");
   cmd->add_option("--format", opts->format, "Insist that --load has this format: auto, nersc, ildg, scidac, milc")->capture_default_str();

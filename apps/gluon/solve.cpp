@@ -20,6 +20,7 @@
 #include "gluon/qcd/distribute.h"
 #include "gluon/qcd/gauge_start.h"
 #include "ranks.h"
+#include "solver_settings.h"
 #include "gluon/qcd/observables.h"
 #include "gluon/qcd/propagator.h"
 #include "gluon/runtime/error.h"
@@ -163,22 +164,15 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
 
 // Settings that cannot work together, refused before anything is read or solved.
 void check_settings(const SolveOptions& o) {
-  const qcd::Precision outer = qcd::parse_precision(o.precision);
-  if (o.sloppy != "none" && o.sloppy != o.precision &&
-      qcd::bytes_per_real(qcd::parse_precision(o.sloppy)) > qcd::bytes_per_real(outer))
-    throw InputError(fmt::format("--sloppy-precision {}: the inner precision must be lower than --precision {} "
-                                 "(double > single > half), or none",
-                                 o.sloppy, o.precision));
-  if (!(o.tol > 0 && o.tol < 1))
-    throw InputError(fmt::format("--tol: expected a relative residual 0 < tol < 1, found {}", o.tol));
-  // The true residual is recomputed in the outer precision: below about 10 unit roundoffs it is
-  // noise, and the solve could only end in stagnation.
-  const double floor = 10 * qcd::unit_roundoff(outer);
-  if (o.tol < floor)
-    throw InputError(fmt::format("--tol {:.1e}: below what --precision {} can reach (10 x its unit roundoff = {:.1e}); "
-                                 "use --precision double{}",
-                                 o.tol, o.precision, floor,
-                                 outer == qcd::Precision::double_ ? "" : fmt::format(" --sloppy-precision {}", o.precision)));
+  check_solver_settings(o.precision, o.sloppy, o.tol);
+  qcd::parse_reconstruct(o.recon);
+  if (!o.sloppy_recon.empty()) {
+    qcd::parse_reconstruct(o.sloppy_recon);
+    if (o.sloppy == "none")
+      throw InputError(fmt::format("--sloppy-recon {}: there is no sloppy operator (--sloppy-precision none)", o.sloppy_recon));
+  }
+  if (o.propagator_bits != 32 && o.propagator_bits != 64)
+    throw InputError(fmt::format("--propagator-precision: expected 32 or 64 bits, found {}", o.propagator_bits));
   if (qcd::parse_source_type(o.source_type) == qcd::SourceType::z2_wall) {
     const qcd::Coords c = parse_site(o.source);
     if (c[0] != 0 || c[1] != 0 || c[2] != 0)
@@ -235,7 +229,7 @@ void run_solve(const SolveOptions& o) {
   const auto op = build_operator(p, u, g, ex, given ? &*given : nullptr);
   std::unique_ptr<qcd::DiracOperator> sloppy;
   std::string precision_name = o.precision;
-  if (o.sloppy != "none" && o.sloppy != o.precision) {
+  if (o.sloppy != "none") {
     qcd::DiracParams ps = p;
     ps.precision = qcd::parse_precision(o.sloppy);
     const auto r = qcd::parse_reconstruct(o.sloppy_recon.empty() ? o.recon : o.sloppy_recon);
@@ -322,6 +316,9 @@ void run_solve(const SolveOptions& o) {
   j["correlators"] = {{"t0", corr.t0}, {"normalization", corr_norm}, {"pion", corr.pion}};
   if (!corr.rho.empty()) j["correlators"]["rho"] = corr.rho;
 
+  // The small result first: a propagator write that fails (a full disk) must not take the
+  // correlators with it.
+  if (is_root() && !o.save_correlators.empty()) write_json_file(o.save_correlators, j);
   if (!o.save_propagator.empty()) {
     nlohmann::ordered_json meta = j;
     meta.erase("columns");
@@ -331,10 +328,7 @@ void run_solve(const SolveOptions& o) {
     j["saved_propagator"] = o.save_propagator;
   }
   if (!is_root()) return;  // rank 0 reports and writes
-  if (!o.save_correlators.empty()) {
-    write_json_file(o.save_correlators, j);
-    j["saved_correlators"] = o.save_correlators;
-  }
+  if (!o.save_correlators.empty()) j["saved_correlators"] = o.save_correlators;
 
   if (o.json) {
     fmt::print("{}\n", j.dump(2));
@@ -377,7 +371,7 @@ void register_solve(CLI::App& app) {
                   "in place of --gauge/--start)");
   cmd->add_option("--long-links", o->long_links, "Improved staggered: three-hop (Naik) links from a gauge file");
   cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed for --start")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Seed for --start")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
   cmd->add_flag("--reunitarize", o->reunitarize, "Re-unitarise the loaded links in double");
   cmd->add_option("--operator", o->op, "wilson, clover, staggered, improved-staggered")->capture_default_str();
@@ -399,7 +393,7 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--sloppy-recon", o->sloppy_recon, "Link compression of the sloppy operator (default: --recon)");
   cmd->add_option("--source", o->source, "Source site x,y,z,t (z2-wall: t is the time slice)")->capture_default_str();
   cmd->add_option("--source-type", o->source_type, "point or z2-wall")->capture_default_str();
-  cmd->add_option("--source-seed", o->source_seed, "Seed of the Z2 wall noise")->capture_default_str();
+  cmd->add_option("--source-seed", o->source_seed, "Seed of the Z2 wall noise")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--backend", o->backend, "auto, cpu or cuda")->capture_default_str();
   cmd->add_option("--grid", o->grid, "Process grid X,Y,Z,T under mpirun (default: least surface)");
   cmd->add_option("--halo", o->halo, "Halo policy on a split lattice: auto, overlap, no-overlap")->capture_default_str();

@@ -89,6 +89,10 @@ TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
       {"bench dslash --operator improved-staggered --recon 8 --backend cpu", "long links"},
       {"bench dslash --no-such-flag", "no-such-flag"},
       {"bench solver --operator overlap --backend cpu", "overlap"},
+      {"bench dslash --copy-iterations 0 --backend cpu", "--copy-iterations must be at least 1, found 0"},
+      {"bench solver --precision single --backend cpu", "--tol 1.0e-10: below what --precision single can reach"},
+      {"bench solver --sloppy-precision double --backend cpu", "the inner precision must be lower than --precision double"},
+      {"bench solver --halo overlap --backend cpu", "--grid, --halo and --model are bench dslash's"},
   };
   for (const auto& c : cases) {
     std::string out;
@@ -128,7 +132,8 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
 }
 
 TEST(BenchCli, SolverReportsItsRateAgainstTheBareOperator) {
-  for (const std::string args : {"--operator wilson --precision double", "--operator staggered --precision double --sloppy-precision single",
+  // The first is the default precision (double: the default tol 1e-10 is out of single's reach).
+  for (const std::string args : {"--operator wilson", "--operator staggered --precision double --sloppy-precision single",
                                  "--operator clover --precision double --sloppy-precision half --solver cgnr"}) {
     SCOPED_TRACE(args);
     std::string out;

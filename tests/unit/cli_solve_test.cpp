@@ -113,6 +113,10 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
                         Case{"--precision single --sloppy-precision double --tol 1e-5",
                              "--sloppy-precision double: the inner precision must be lower than --precision single"},
                         Case{"--tol 0", "--tol: expected a relative residual 0 < tol < 1, found 0"},
+                        Case{"--sloppy-precision double", "--sloppy-precision double: the inner precision must be lower"},
+                        Case{"--sloppy-recon 12", "--sloppy-recon 12: there is no sloppy operator"},
+                        Case{"--propagator-precision 16 --save-propagator " + dir + "/p.lime",
+                             "--propagator-precision: expected 32 or 64 bits, found 16"},
                         Case{"--source-type z2-wall --source 1,0,0,2", "a z2-wall source uses only t"},
                         Case{"--save-propagator " + dir + "/missing/prop.lime", dir + "/missing/prop.lime: cannot create"},
                         Case{"--save-correlators " + dir, dir + ": is a directory"}}) {
