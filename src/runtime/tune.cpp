@@ -167,9 +167,18 @@ class Reader {
       }
     }
   }
+  // The format nests 3 deep; anything far deeper is not a tune cache, and a recursive reader
+  // must not run out of stack on it (50000 '[' crashed it).
+  static constexpr int kMaxDepth = 32;
   Value value() {
     skip();
     if (p_ >= s_.size()) fail("a value", "end of file");
+    if (depth_ >= kMaxDepth) fail("values nested at most " + std::to_string(kMaxDepth) + " deep", "deeper nesting");
+    struct Nest {
+      int& d;
+      explicit Nest(int& x) : d(x) { ++d; }
+      ~Nest() { --d; }
+    } nest(depth_);
     Value v;
     const char c = s_[p_];
     if (c == '{') {
@@ -239,6 +248,7 @@ class Reader {
   const std::string& s_;
   std::string file_;
   std::size_t p_ = 0;
+  int depth_ = 0;
 };
 
 bool same_key(const TuneEntry& a, const TuneEntry& b) {
@@ -257,7 +267,8 @@ void write_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw IoError(path + ": cannot create temporary file " + tmp + ": " + std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 &&
+                  (::fsync(::fileno(f)) == 0 || errno == EINVAL);  // on disk before the rename publishes it
   const int err = errno;
   if (std::fclose(f) != 0 || !ok) {
     std::remove(tmp.c_str());
@@ -271,6 +282,8 @@ void write_atomically(const std::string& path, const std::string& text) {
 }
 
 std::string read_text(const std::string& path, bool& exists) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError(path + ": is a directory, expected a tune cache file");
   std::ifstream in(path, std::ios::binary);
   exists = static_cast<bool>(in);
   if (!in) return {};
@@ -371,13 +384,21 @@ void TuneCache::load() {
 void TuneCache::save() {
   if (path_.empty()) return;
   std::vector<TuneEntry> merged;
+  bool exists = false;
+  const std::string text = read_text(path_, exists);  // IoError: not saved (tune_record warns)
   try {
-    bool exists = false;
-    const std::string text = read_text(path_, exists);
     std::vector<std::string> skipped;  // malformed entries are dropped from the file
     if (exists) merged = parse(text, path_, &skipped);
-  } catch (const Error&) {
-    merged.clear();  // a broken file on disk is replaced
+  } catch (const FileFormatError& e) {
+    // Not a tune cache this build can read (damaged, another version, or some other file the
+    // path names by mistake): moved aside, never overwritten, and a new cache written.
+    const std::string aside = path_ + ".unreadable." + std::to_string(::getpid());
+    if (std::rename(path_.c_str(), aside.c_str()) != 0)
+      throw IoError(path_ + ": cannot read it as a tune cache (" + e.what() + ") nor move it aside to " + aside + ": " +
+                    std::strerror(errno));
+    log::warn("tune cache: " + path_ + " could not be read (" + e.what() + "); it was moved to " + aside +
+              " and a new cache written");
+    merged.clear();
   }
   for (const auto& e : entries_) {
     bool replaced = false;

@@ -162,6 +162,7 @@ TEST(TuneCache, MalformedFilesAreRejectedWithFileAndFieldAndLoadIgnoresThem) {
       {std::string(good).replace(good.find("128"), 3, "100"), "entries[0].block"},
       {std::string(good).replace(good.find("\"grid\": 4"), 9, "\"grid\": 0"), "entries[0].grid"},
       {good.substr(0, good.size() / 2), "line"},
+      {std::string(50000, '['), "nested at most 32 deep"},  // a recursive reader must not run out of stack
   };
   for (const auto& b : bad) {
     try {
@@ -178,8 +179,25 @@ TEST(TuneCache, MalformedFilesAreRejectedWithFileAndFieldAndLoadIgnoresThem) {
   EXPECT_NO_THROW(c.load());
   EXPECT_EQ(c.size(), 0u);
   c.insert(TuneEntry{"k", 10, "", "t", "d", "b", {128, 4}, 1.0, 2.0});
-  EXPECT_NO_THROW(c.save());  // replaces the broken file
+  EXPECT_NO_THROW(c.save());  // writes a new cache and keeps the unreadable file aside, never overwritten
   EXPECT_EQ(TuneCache::parse(slurp(path), path).size(), 1u);
+  int aside = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir))
+    if (f.path().filename().string().rfind("broken.json.unreadable.", 0) == 0) {
+      ++aside;
+      EXPECT_EQ(slurp(f.path().string()), "{ not json");
+    }
+  EXPECT_EQ(aside, 1);
+  // A directory where the file should be: load ignores it, save fails with the path named.
+  TuneCache d(dir);
+  EXPECT_NO_THROW(d.load());
+  d.insert(TuneEntry{"k", 10, "", "t", "d", "b", {128, 4}, 1.0, 2.0});
+  try {
+    d.save();
+    ADD_FAILURE() << "saved over a directory";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
 }
 
 // One bad entry (a block size out of range, as an older build once wrote) costs that entry only:

@@ -123,8 +123,10 @@ class TuneCache {
   const std::string& path() const { return path_; }
   // Reads path() (no path or no file: empty). Malformed or unreadable: warning, entries cleared.
   void load();
-  // Merges with the file as it is now (entries in memory win) and writes it atomically.
-  // IoError when the directory cannot be created or the file cannot be written.
+  // Merges with the file as it is now (entries in memory win) and writes it atomically (fsync,
+  // then rename). A file there that is not a readable tune cache is moved aside to
+  // path() + ".unreadable.<pid>" first, never overwritten. IoError when the directory cannot be
+  // created, the path is a directory, or the file cannot be written or moved aside.
   void save();
   const TuneEntry* find(const std::string& kernel, std::int64_t n, const std::string& aux,
                         const std::string& type, const std::string& device,
