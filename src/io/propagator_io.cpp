@@ -1,12 +1,15 @@
 #include "gluon/io/propagator_io.h"
 
+#include <array>
 #include <cstring>
+#include <sstream>
 
 #include "gluon/io/atomic_file.h"
 #include "gluon/io/byte_order.h"
 #include "gluon/io/checksum.h"
 #include "gluon/io/lime.h"
 #include "gluon/runtime/error.h"
+#include "gauge_common.h"
 
 namespace gluon::io {
 
@@ -149,20 +152,16 @@ std::vector<qcd::SpinorField> read_propagator(const std::string& path, Propagato
   const std::string pfile = record_text(bytes, need("scidac-private-file-xml"));
   const std::string prec = record_text(bytes, need("scidac-private-record-xml"));
   const std::string dims_text = required_xml(path, "scidac-private-file-xml", pfile, "dims");
-  qcd::Coords dims{};
+  std::array<long long, 4> dims{};
   {
-    std::size_t pos = 0;
-    for (int mu = 0; mu < 4; ++mu) {
-      std::size_t used = 0;
-      try {
-        dims[mu] = std::stoi(dims_text.substr(pos), &used);
-      } catch (const std::exception&) {
-        throw FileFormatError(path, "scidac-private-file-xml <dims>", "four lattice extents", "'" + dims_text + "'");
-      }
-      pos += used;
-    }
+    std::istringstream in(dims_text);
+    std::string extra;
+    if (!(in >> dims[0] >> dims[1] >> dims[2] >> dims[3]) || (in >> extra))
+      throw FileFormatError(path, "scidac-private-file-xml <dims>", "four lattice extents", "'" + dims_text + "'");
   }
-  const qcd::Geometry g(dims);
+  std::array<std::string, 4> dim_fields;
+  for (int mu = 0; mu < 4; ++mu) dim_fields[mu] = "scidac-private-file-xml <dims> entry " + std::to_string(mu + 1);
+  const qcd::Geometry g = detail::file_geometry(path, dim_fields, dims);
   const std::string dtype = required_xml(path, "scidac-private-record-xml", prec, "datatype");
   const std::string p = required_xml(path, "scidac-private-record-xml", prec, "precision");
   if (p != "F" && p != "D")
@@ -177,6 +176,16 @@ std::vector<qcd::SpinorField> read_propagator(const std::string& path, Propagato
   const Shape sh = shape_of(nspin);
   const std::size_t rb = static_cast<std::size_t>(bits / 8);
   const std::size_t site_bytes = static_cast<std::size_t>(sh.complexes) * 2 * rb;
+  // What the datatype implies, where the record states it (QIO writes all four).
+  const auto expect_tag = [&](const char* tag, const std::string& want) {
+    if (auto v = xml_value(prec, tag); v && *v != want)
+      throw FileFormatError(path, std::string("scidac-private-record-xml <") + tag + ">", want + " (for " + dtype + ")",
+                            "'" + *v + "'");
+  };
+  expect_tag("colors", "3");
+  expect_tag("spins", std::to_string(nspin));
+  expect_tag("typesize", std::to_string(site_bytes));
+  expect_tag("datacount", "1");
   const LimeRecord& bin = need("scidac-binary-data");
   const std::uint64_t want = site_bytes * static_cast<std::uint64_t>(g.volume());
   if (bin.length != want)

@@ -1,5 +1,6 @@
 #include "gluon/qcd/geometry.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "gluon/runtime/error.h"
@@ -33,14 +34,18 @@ Geometry::Geometry(const Coords& global_dims, const Coords& grid, const Coords& 
     origin_[mu] = grid_coords_[mu] * local_[mu];
     indexer_.dims[mu] = local_[mu];
   }
+  // Kernels index the sites of a rank with 32-bit integers (SiteIndexer). The product in long
+  // double first: 65536^4 overflows 64 bits to 0 and would pass the check.
+  const long double volume = static_cast<long double>(local_[0]) * local_[1] * local_[2] * local_[3];
+  if (volume > static_cast<long double>(kMaxLocalVolume)) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%.0Lf", volume);
+    throw InputError(std::string("local lattice volume ") + v + " (" + std::to_string(local_[0]) + "x" +
+                     std::to_string(local_[1]) + "x" + std::to_string(local_[2]) + "x" + std::to_string(local_[3]) +
+                     ") exceeds " + std::to_string(kMaxLocalVolume) + " sites: split the lattice over more ranks");
+  }
   indexer_.volume = static_cast<std::int64_t>(local_[0]) * local_[1] * local_[2] * local_[3];
   indexer_.half = indexer_.volume / 2;
-  // Kernels index the sites of a rank with 32-bit integers (SiteIndexer).
-  if (indexer_.volume > kMaxLocalVolume)
-    throw InputError("local lattice volume " + std::to_string(indexer_.volume) + " (" + std::to_string(local_[0]) +
-                     "x" + std::to_string(local_[1]) + "x" + std::to_string(local_[2]) + "x" +
-                     std::to_string(local_[3]) + ") exceeds " + std::to_string(kMaxLocalVolume) +
-                     " sites: split the lattice over more ranks");
 }
 
 std::int64_t Geometry::global_volume() const {

@@ -255,4 +255,35 @@ TEST(PropagatorFile, RoundTripsBitExactAndRejectsDamage) {
     EXPECT_NE(std::string(e.what()).find("bad.lime"), std::string::npos) << e.what();
   }
   EXPECT_THROW(io::read_propagator(dir + "/missing.lime"), IoError);
+
+  // Header values the data must agree with (same-length edits: the XML is not checksummed).
+  std::string good;
+  {
+    std::ifstream in(dir + "/prop4.lime", std::ios::binary);
+    good.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  struct Edit {
+    std::string from, to, field;
+  };
+  for (const Edit& e : {Edit{"<dims>2 2 4 4 ", "<dims>2 2 4 5 ", "<dims> entry 4"},
+                        Edit{"<dims>2 2 4 4 ", "<dims>2 2 4 4x", "<dims>"},
+                        Edit{"<dims>2 2 4 4 ", "<dims>2 2 4 0 ", "<dims> entry 4"},
+                        Edit{"<typesize>2304<", "<typesize>2305<", "<typesize>"},
+                        Edit{"<spins>4<", "<spins>1<", "<spins>"},
+                        Edit{"<colors>3<", "<colors>2<", "<colors>"},
+                        Edit{"<datacount>1<", "<datacount>7<", "<datacount>"}}) {
+    SCOPED_TRACE(e.to);
+    std::string b = good;
+    const auto at = b.find(e.from);
+    ASSERT_NE(at, std::string::npos);
+    b.replace(at, e.from.size(), e.to);
+    std::ofstream(dir + "/edit.lime", std::ios::binary) << b;
+    try {
+      io::read_propagator(dir + "/edit.lime");
+      ADD_FAILURE() << "accepted";
+    } catch (const FileFormatError& err) {
+      EXPECT_NE(std::string(err.what()).find(e.field), std::string::npos) << err.what();
+      EXPECT_NE(std::string(err.what()).find("edit.lime"), std::string::npos) << err.what();
+    }
+  }
 }

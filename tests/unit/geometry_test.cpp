@@ -79,6 +79,13 @@ TEST(Geometry, RefusesALocalVolumeBeyond32BitSiteIndices) {
     EXPECT_NE(std::string(e.what()).find("more ranks"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(Geometry(big, {1, 1, 2, 2}, {0, 0, 0, 0}));  // 2^30 sites a rank
+  // 2^64 sites: the 64-bit product wraps to 0, which must not pass.
+  try {
+    Geometry g({65536, 65536, 65536, 65536});
+    FAIL() << "2^64 sites were accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("18446744073709551616"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(kMaxLocalVolume, 0x7fffffff);
 }
 
