@@ -83,6 +83,19 @@ SpinorField canonical(const SpinorField& f, const runtime::Exec& ex = cpu) {
   return converted(f, p, ex);
 }
 
+// The single-process operator's unpreconditioned M (DiracOperator::M_full, as the propagator's
+// residual check uses it) on a Gaussian full field: {the input, the output}, both canonical.
+std::pair<SpinorField, SpinorField> full_reference(const DiracOperator& ref, std::uint64_t seed) {
+  SpinorFieldParams cp = ref.full_params();
+  cp.precision = Precision::double_;
+  cp.order = FieldOrder::site_major;
+  SpinorField gauss(cp), in(ref.full_params()), out(ref.full_params());
+  fill_gaussian(gauss, seed, 0, cpu);
+  convert(gauss, in, cpu);
+  ref.M_full(out, in);
+  return {canonical(in), canonical(out)};
+}
+
 struct Policy {
   explicit Policy(HaloPolicy p) { set_default_halo_policy(p); }
   ~Policy() { set_default_halo_policy(HaloPolicy::auto_); }
@@ -127,17 +140,7 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
     const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
-    // The unpreconditioned operator on full fields (DiracOperator::M_full), as the propagator's check uses it.
-    SpinorFieldParams fp = ref->full_params();
-    SpinorField inf_w(fp), outf_w(fp);
-    SpinorFieldParams fcp = fp;
-    fcp.precision = Precision::double_;
-    fcp.order = FieldOrder::site_major;
-    SpinorField gauss_f(fcp);
-    fill_gaussian(gauss_f, 10, 0, cpu);
-    convert(gauss_f, inf_w, cpu);
-    ref->M_full(outf_w, inf_w);
-    const SpinorField wantf_c = canonical(outf_w);
+    const auto [inf_c, wantf_c] = full_reference(*ref, 10);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
         Policy guard(pol);
@@ -154,7 +157,7 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
         EXPECT_LT(e, 1e-12) << to_string(t) << " grid " << name(grid) << " " << to_string(pol);
         EXPECT_LT(ed, 1e-12) << to_string(t) << " dagger, grid " << name(grid) << " " << to_string(pol);
         SpinorField inf(op->full_params()), outf(op->full_params());
-        convert(local_spinor(canonical(inf_w), g), inf, cpu);
+        convert(local_spinor(inf_c, g), inf, cpu);
         op->M_full(outf, inf);
         const double ef = global_rel_diff(canonical(outf), local_spinor(wantf_c, g));
         EXPECT_LT(ef, 1e-12) << to_string(t) << " M_full, grid " << name(grid) << " " << to_string(pol);
@@ -180,17 +183,7 @@ TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
     const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
-    // The unpreconditioned operator on full fields (DiracOperator::M_full), as the propagator's check uses it.
-    SpinorFieldParams fp = ref->full_params();
-    SpinorField inf_w(fp), outf_w(fp);
-    SpinorFieldParams fcp = fp;
-    fcp.precision = Precision::double_;
-    fcp.order = FieldOrder::site_major;
-    SpinorField gauss_f(fcp);
-    fill_gaussian(gauss_f, 10, 0, cpu);
-    convert(gauss_f, inf_w, cpu);
-    ref->M_full(outf_w, inf_w);
-    const SpinorField wantf_c = canonical(outf_w);
+    const auto [inf_c, wantf_c] = full_reference(*ref, 10);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (const char* transport : {"ipc", "nccl"})
         for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
@@ -209,6 +202,10 @@ TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
             op->Mdag(out, x);
             EXPECT_LT(global_rel_diff(canonical(out, gpu), local_spinor(wantd_c, g)), 1e-12) << how << " dagger, call " << call;
           }
+          const SpinorField xf = converted(local_spinor(inf_c, g), op->full_params(), gpu);
+          SpinorField outf(op->full_params());
+          op->M_full(outf, xf);
+          EXPECT_LT(global_rel_diff(canonical(outf, gpu), local_spinor(wantf_c, g)), 1e-12) << how << " M_full";
           unsetenv("GLUON_HALO_TRANSPORT");
         }
   }

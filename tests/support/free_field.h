@@ -205,6 +205,15 @@ struct FreeStaggered {
   }
 };
 
+// The Goldstone pion sum_x sum_{a,b} |G_ab|^2 = 3 |G|^2 (colour the identity) of FreeStaggered.
+inline std::vector<double> staggered_pion(const Lattice& lat, double mass, double c1, double c3,
+                                          const std::array<int, 4>& x0) {
+  const FreeStaggered f(lat, mass, c1, c3);
+  return correlator(lat, x0, [&](const std::array<int, 4>& x, const std::array<int, 4>& d) {
+    return 3.0 * std::norm(f.G(x, d));
+  });
+}
+
 inline std::unique_ptr<DiracOperator> operator_on_unit_field(const DiracParams& p, const Lattice& lat,
                                                             const runtime::Exec& ex) {
   const Geometry geom(lat.dims);
