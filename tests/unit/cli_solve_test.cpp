@@ -77,6 +77,11 @@ TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPath
   EXPECT_EQ(d["precision"], "double-single");
   EXPECT_LT(d["true_residual"].get<double>(), 1e-11);
   EXPECT_EQ(d["reliable_delta"].get<double>(), 0.01);  // single's default
+  const auto h = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision half --recon 12");
+  expect_close(h["correlators"]["pion"], pion, 1e-8, "double-half");
+  EXPECT_EQ(h["precision"], "double-half");
+  EXPECT_LT(h["true_residual"].get<double>(), 1e-11);
+  EXPECT_EQ(h["reliable_delta"].get<double>(), 0.1);  // half's default
   const auto e = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision single --delta 0.2");
   EXPECT_EQ(e["reliable_delta"].get<double>(), 0.2);
   expect_close(e["correlators"]["pion"], pion, 1e-8, "double-single, delta 0.2");
@@ -130,6 +135,30 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
   std::string out;
   EXPECT_NE(run_command(base, out), 0);
   EXPECT_NE(out.find("propagator column 0 of 12 (source spin 0, colour 0): bicgstab"), std::string::npos) << out;
+}
+
+// A Z2 wall source: reproducible from its seed, another seed gives another estimate, and the
+// correlator estimates the SUM over the slice's X Y Z = 64 point sources, not their mean
+// (docs/conventions.md). One noise vector carries the cross terms of the 64 sources with random
+// signs (here 0.23 to about 1 times 64 x the point-source value), so the bounds are loose: far above
+// one point source, below twice the sum.
+TEST(CliSolve, Z2WallSourceIsReproducibleAndEstimatesTheSumOverTheSlice) {
+  const std::string w = kWeak + "--operator wilson --kappa 0.11 --source-type z2-wall --source 0,0,0,2 ";
+  const auto a = solve_json(w + "--source-seed 5");
+  const auto b = solve_json(w + "--source-seed 5");
+  const auto c = solve_json(w + "--source-seed 6");
+  EXPECT_EQ(a["correlators"]["pion"], b["correlators"]["pion"]);
+  EXPECT_NE(a["correlators"]["pion"], c["correlators"]["pion"]);
+  EXPECT_EQ(a["source"]["type"], "z2-wall");
+  EXPECT_EQ(a["source"]["seed"], 5);
+  EXPECT_EQ(a["correlators"]["t0"], 2);
+  const auto p = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,2");
+  for (std::size_t t = 0; t < 8; ++t) {
+    const double wall = a["correlators"]["pion"][t].get<double>(), point = p["correlators"]["pion"][t].get<double>();
+    EXPECT_GT(wall, 0.0) << t;
+    EXPECT_GT(wall, 8 * point) << t;
+    EXPECT_LT(wall, 2.0 * 64 * point) << t;
+  }
 }
 
 TEST(CliSolve, CloverBothPreconditioningsAgreeAndCloverDiffersFromWilson) {
