@@ -184,9 +184,6 @@ void check_settings(const SolveOptions& o) {
 void run_solve(const SolveOptions& o) {
   apply_halo_flag(o.halo);
   const runtime::Exec ex = exec_for_rank(o.backend);
-  if (comm::world().size() > 1 && !o.save_propagator.empty())
-    throw InputError("--save-propagator: writing a propagator from a split lattice is not supported yet; "
-                     "run on one rank or drop the flag (correlators are still saved)");
   check_settings(o);
   // Results are written after every column is solved: a path that cannot be written fails now,
   // not after the run.
@@ -324,7 +321,7 @@ void run_solve(const SolveOptions& o) {
     meta.erase("columns");
     io::write_propagator(o.save_propagator, prop.columns,
                          "<gluon><propagator_json><![CDATA[" + meta.dump() + "]]></propagator_json></gluon>",
-                         o.propagator_bits);
+                         o.propagator_bits, comm::world());  // each rank its block
     j["saved_propagator"] = o.save_propagator;
   }
   if (!is_root()) return;  // rank 0 reports and writes

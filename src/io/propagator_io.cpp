@@ -1,14 +1,17 @@
 #include "gluon/io/propagator_io.h"
 
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
+#include <vector>
 
 #include "gluon/io/atomic_file.h"
 #include "gluon/io/byte_order.h"
 #include "gluon/io/checksum.h"
 #include "gluon/io/lime.h"
 #include "gluon/runtime/error.h"
+#include "distributed_file.h"
 #include "gauge_common.h"
 
 namespace gluon::io {
@@ -73,7 +76,8 @@ std::string required_xml(const std::string& file, const std::string& record, con
 }  // namespace
 
 void write_propagator(const std::string& path, const std::vector<qcd::SpinorField>& columns,
-                      const std::string& metadata_xml, int bits) {
+                      const std::string& metadata_xml, int bits, comm::Communicator& comm) {
+  const std::string what = path + ": propagator write";
   if (bits != 32 && bits != 64)
     throw InputError("propagator precision: expected 32 or 64 bits, found " + std::to_string(bits));
   if (columns.empty()) throw InputError("write_propagator: no columns");
@@ -88,57 +92,112 @@ void write_propagator(const std::string& path, const std::vector<qcd::SpinorFiel
         c.params().nspin != nspin)
       throw InputError("write_propagator: columns must be canonical full fields of one geometry, got " +
                        c.params().describe());
-  if (g.volume() != g.global_volume())
-    throw InputError("write_propagator: fields split over ranks are not supported yet");
+  detail::check_grid(g, comm, what);
 
+  // This rank's rows (x-lines of its block) as stored, and its part of the checksums (XORs of
+  // per-site terms that depend on the global site only, so the parts are XORed).
   const std::size_t rb = static_cast<std::size_t>(bits / 8);
   const std::size_t site_bytes = static_cast<std::size_t>(sh.complexes) * 2 * rb;
-  std::string data(site_bytes * static_cast<std::size_t>(g.volume()), '\0');
-  ScidacChecksum sum;
-  const auto& d = g.global_dims();
-  for (int t = 0; t < d[3]; ++t)
-    for (int z = 0; z < d[2]; ++z)
-      for (int y = 0; y < d[1]; ++y)
-        for (int x = 0; x < d[0]; ++x) {
-          const qcd::Coords gc{x, y, z, t};
-          const std::int64_t lex = g.global_lex(gc);
-          const std::int64_t s = g.eo_index(gc);
-          auto* site = reinterpret_cast<unsigned char*>(data.data()) + static_cast<std::size_t>(lex) * site_bytes;
-          for (int b = 0; b < sh.ncols; ++b) {
-            const double* v = static_cast<const double*>(columns[static_cast<std::size_t>(b)].data()) + s * 6 * nspin;
-            for (int a = 0; a < nspin; ++a)
-              for (int c = 0; c < 3; ++c) {
-                const int slot = site_slot(sh, a, c, b);
-                put_real(site + (2 * slot) * rb, v[(a * 3 + c) * 2], bits);
-                put_real(site + (2 * slot + 1) * rb, v[(a * 3 + c) * 2 + 1], bits);
-              }
+  const int lx = g.local_dims()[0];
+  const std::size_t row_bytes = site_bytes * static_cast<std::size_t>(lx);
+  std::vector<unsigned char> rows(site_bytes * static_cast<std::size_t>(g.volume()));
+  std::vector<std::int64_t> row_lex;
+  ScidacChecksum mine;
+  detail::for_rows(g, [&](std::int64_t lex0, qcd::Coords x) {
+    unsigned char* row = rows.data() + row_lex.size() * row_bytes;
+    for (x[0] = 0; x[0] < lx; ++x[0]) {
+      const std::int64_t s = g.eo_index(x);
+      unsigned char* site = row + static_cast<std::size_t>(x[0]) * site_bytes;
+      for (int b = 0; b < sh.ncols; ++b) {
+        const double* v = static_cast<const double*>(columns[static_cast<std::size_t>(b)].data()) + s * 6 * nspin;
+        for (int a = 0; a < nspin; ++a)
+          for (int c = 0; c < 3; ++c) {
+            const int slot = site_slot(sh, a, c, b);
+            put_real(site + (2 * slot) * rb, v[(a * 3 + c) * 2], bits);
+            put_real(site + (2 * slot + 1) * rb, v[(a * 3 + c) * 2 + 1], bits);
           }
-          sum.add_site(lex, site, site_bytes);
-        }
+      }
+      mine.add_site(lex0 + x[0], site, site_bytes);
+    }
+    row_lex.push_back(lex0);
+  });
+  std::vector<ScidacChecksum> parts(static_cast<std::size_t>(comm.size()));
+  comm.allgather(&mine, sizeof mine, parts.data());
+  ScidacChecksum sum;
+  for (const auto& p : parts) {
+    sum.suma ^= p.suma;
+    sum.sumb ^= p.sumb;
+  }
 
-  const std::string dims = std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) +
-                           " " + std::to_string(d[3]) + " ";
-  const std::string dtype = datatype_of(nspin, bits);
-  AtomicFile f(path);
-  LimeWriter w(f);
-  w.record("scidac-private-file-xml",
-           std::string(kHead) + "<scidacFile><version>1.1</version><spacetime>4</spacetime><dims>" + dims +
-               "</dims><volfmt>0</volfmt></scidacFile>",
-           true, false);
-  w.record("scidac-file-xml", std::string(kHead) + metadata_xml, false, true);
-  w.record("scidac-private-record-xml",
-           std::string(kHead) + "<scidacRecord><version>1.1</version><recordtype>0</recordtype><datatype>" + dtype +
-               "</datatype><precision>" + (bits == 32 ? "F" : "D") + "</precision><colors>3</colors><spins>" +
-               std::to_string(nspin) + "</spins><typesize>" + std::to_string(site_bytes) +
-               "</typesize><datacount>1</datacount></scidacRecord>",
-           true, false);
-  w.record("scidac-record-xml", std::string(kHead) + "<gluon><field>propagator</field></gluon>", false, false);
-  w.record("scidac-binary-data", data, false, false);
-  w.record("scidac-checksum",
-           std::string(kHead) + "<scidacChecksum><version>1.0</version><suma>" + hex32(sum.suma) + "</suma><sumb>" +
-               hex32(sum.sumb) + "</sumb></scidacChecksum>",
-           false, true);
-  f.commit();
+  // The LIME records around the binary data, formed by rank 0.
+  const auto& d = g.global_dims();
+  const std::uint64_t payload = site_bytes * static_cast<std::uint64_t>(g.global_volume());
+  std::string head, tail;
+  if (comm.rank() == 0) {
+    auto record = [](const std::string& type, const std::string& text, bool mb, bool me) {
+      return lime_record_header(type, text.size(), mb, me) + text + lime_padding(text.size());
+    };
+    const std::string dims = std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) +
+                             " " + std::to_string(d[3]) + " ";
+    head = record("scidac-private-file-xml",
+                  std::string(kHead) + "<scidacFile><version>1.1</version><spacetime>4</spacetime><dims>" + dims +
+                      "</dims><volfmt>0</volfmt></scidacFile>",
+                  true, false) +
+           record("scidac-file-xml", std::string(kHead) + metadata_xml, false, true) +
+           record("scidac-private-record-xml",
+                  std::string(kHead) + "<scidacRecord><version>1.1</version><recordtype>0</recordtype><datatype>" +
+                      datatype_of(nspin, bits) + "</datatype><precision>" + (bits == 32 ? "F" : "D") +
+                      "</precision><colors>3</colors><spins>" + std::to_string(nspin) + "</spins><typesize>" +
+                      std::to_string(site_bytes) + "</typesize><datacount>1</datacount></scidacRecord>",
+                  true, false) +
+           record("scidac-record-xml", std::string(kHead) + "<gluon><field>propagator</field></gluon>", false, false) +
+           lime_record_header("scidac-binary-data", payload, false, false);
+    tail = lime_padding(payload) +
+           record("scidac-checksum",
+                  std::string(kHead) + "<scidacChecksum><version>1.0</version><suma>" + hex32(sum.suma) +
+                      "</suma><sumb>" + hex32(sum.sumb) + "</sumb></scidacChecksum>",
+                  false, true);
+  }
+  std::uint64_t head_bytes = head.size();
+  comm.broadcast(&head_bytes, sizeof head_bytes, 0);
+  long long pid = static_cast<long long>(::getpid());
+  comm.broadcast(&pid, sizeof pid, 0);
+  const std::string tmp = path + ".tmp." + std::to_string(pid);
+
+  // Rank 0 creates the temporary with the records, every rank writes its rows at their offsets,
+  // and rank 0 renames it onto the path: a failure anywhere leaves no file under the name.
+  bool created = false;
+  try {
+    detail::collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      detail::File out(tmp, O_WRONLY | O_CREAT | O_TRUNC);
+      created = true;
+      out.write_at(0, head.data(), head.size());
+      out.write_at(head_bytes + payload, tail.data(), tail.size());
+      out.close_synced();
+    });
+    detail::collective(comm, what, [&] {
+      detail::File out(tmp, O_WRONLY);
+      for (std::size_t r = 0; r < row_lex.size(); ++r)
+        out.write_at(head_bytes + static_cast<std::uint64_t>(row_lex[r]) * site_bytes, rows.data() + r * row_bytes,
+                     row_bytes);
+      out.close_synced();
+    });
+    detail::collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw IoError(path + ": cannot rename " + tmp + " onto it: " + detail::os_error());
+    });
+  } catch (...) {
+    if (created) std::remove(tmp.c_str());
+    throw;
+  }
+}
+
+void write_propagator(const std::string& path, const std::vector<qcd::SpinorField>& columns,
+                      const std::string& metadata_xml, int bits) {
+  const auto self = comm::make_single_communicator();
+  write_propagator(path, columns, metadata_xml, bits, *self);
 }
 
 std::vector<qcd::SpinorField> read_propagator(const std::string& path, PropagatorFileInfo* info) {

@@ -1,7 +1,8 @@
 // Gauge files read and written through the ranks of every process grid of 1, 2 or 4 ranks: each
 // file other codes wrote reads with its documented plaquette and the same links as the
 // single-process reader; distributed writes read back bit-exactly on one process and vice versa,
-// in every format; bad set-ups and damaged files fail on every rank.
+// in every format; bad set-ups and damaged files fail on every rank. Propagators written from
+// the ranks are the one-process file byte for byte.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,10 +14,12 @@
 #include "gluon/comm/environment.h"
 #include "gluon/comm/process_grid.h"
 #include "gluon/io/gauge_io.h"
+#include "gluon/io/propagator_io.h"
 #include "gluon/qcd/distribute.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/observables.h"
+#include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
 #include "test_support.h"
 
@@ -230,4 +233,52 @@ TEST(DistributedGaugeFiles, DeviceFieldsAreWrittenLikeHostFields) {
     world.barrier();
   }
   if (world.rank() == 0) std::filesystem::remove_all(dir);
+}
+
+// A propagator's columns written from every grid of this run (each rank its block; the Gaussian
+// fields are keyed by the global site, so the blocks are the whole field's) give the file one
+// process writes from the whole lattice, byte for byte, and read back.
+TEST(DistributedPropagatorFiles, SplitWritesAreTheOneProcessFileByteForByte) {
+  auto& world = comm::world();
+  const std::string dir = shared_dir("prop");
+  const Coords lattice{4, 4, 4, 8};
+  const auto columns = [](const Geometry& g, int nspin) {
+    std::vector<SpinorField> cols;
+    SpinorFieldParams p;
+    p.geometry = g;
+    p.nspin = nspin;
+    for (int b = 0; b < (nspin == 4 ? 12 : 3); ++b) {
+      cols.emplace_back(p);
+      fill_gaussian(cols.back(), 31, static_cast<std::uint32_t>(b), cpu);
+    }
+    return cols;
+  };
+  const auto slurp = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  for (int nspin : {4, 1})
+    for (int bits : {64, 32}) {
+      const std::string tag = std::to_string(nspin) + "-" + std::to_string(bits);
+      const std::string one = dir + "/one-" + tag + ".lime";
+      if (world.rank() == 0) write_propagator(one, columns(Geometry(lattice), nspin), "<gluon/>", bits);
+      world.barrier();
+      for (const auto& grid : grids(lattice)) {
+        SCOPED_TRACE(tag + " grid " + name(grid));
+        const Geometry g = make_geometry(lattice, grid, world.rank());
+        const std::string split = dir + "/split-" + tag + "-" + name(grid) + ".lime";
+        write_propagator(split, columns(g, nspin), "<gluon/>", bits, world);
+        if (world.rank() == 0) {
+          EXPECT_TRUE(slurp(split) == slurp(one)) << split << " differs from " << one;
+          EXPECT_EQ(read_propagator(split).size(), nspin == 4 ? 12u : 3u);
+        }
+        world.barrier();
+      }
+    }
+  // A communicator that is not the grid's: refused on every rank.
+  if (world.size() > 1) {
+    const auto self = comm::make_single_communicator();
+    const Geometry g = make_geometry(lattice, grids(lattice).front(), world.rank());
+    EXPECT_THROW(write_propagator(dir + "/bad.lime", columns(g, 4), "<gluon/>", 64, *self), InputError);
+  }
 }

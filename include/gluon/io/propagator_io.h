@@ -8,13 +8,15 @@
 //              scidac-record-xml, scidac-binary-data (big endian, sites x fastest),
 //              scidac-checksum (suma/sumb as for gauge files)
 //
-//   write_propagator(path, columns, metadata_xml, precision_bits)  columns: 12 Dirac or 3
-//       staggered canonical full fields, column b = source (spin*3 + colour) or colour
+//   write_propagator(path, columns, metadata_xml, precision_bits[, comm])  columns: 12 Dirac or 3
+//       staggered canonical full fields, column b = source (spin*3 + colour) or colour; with a
+//       communicator, each rank's block of a split lattice
 //   read_propagator(path, info)  the columns back (checksum, dims, datatype verified);
 //       FileFormatError naming file/field/expected/found otherwise
 #include <string>
 #include <vector>
 
+#include "gluon/comm/communicator.h"
 #include "gluon/qcd/spinor_field.h"
 
 namespace gluon::io {
@@ -27,6 +29,12 @@ struct PropagatorFileInfo {
 
 void write_propagator(const std::string& path, const std::vector<qcd::SpinorField>& columns,
                       const std::string& metadata_xml, int precision_bits = 64);
+// The same from the ranks of a process grid, collective over `comm` (its size the grid's volume,
+// ranks x fastest): each rank holds its block's columns (canonical, local geometry) and writes its
+// own rows; rank 0 writes the records around them; the checksums are combined; the file appears
+// under `path` only when every rank has written (temporary + rename).
+void write_propagator(const std::string& path, const std::vector<qcd::SpinorField>& columns,
+                      const std::string& metadata_xml, int precision_bits, comm::Communicator& comm);
 std::vector<qcd::SpinorField> read_propagator(const std::string& path, PropagatorFileInfo* info = nullptr);
 
 }  // namespace gluon::io
