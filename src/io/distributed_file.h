@@ -10,7 +10,9 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "gluon/comm/communicator.h"
 #include "gluon/comm/process_grid.h"
@@ -127,6 +129,47 @@ void for_rows(const qcd::Geometry& local, F&& f) {
   for (x[3] = 0; x[3] < L[3]; ++x[3])
     for (x[2] = 0; x[2] < L[2]; ++x[2])
       for (x[1] = 0; x[1] < L[1]; ++x[1]) f(local.global_lex(local.local_to_global(x)), x);
+}
+
+// Writes a file whose payload the ranks share: rank 0's `head` at offset 0 and its `tail` right
+// after the `payload` bytes; between them each rank's rows, row r of `row_bytes` bytes at
+// payload offset row_offsets[r] (this rank's rows, consecutive in `rows`). Through a temporary
+// that rank 0 renames onto `path` once every rank has written, so a failure anywhere leaves no
+// file under the name. Collective over `comm`; head and tail are read on rank 0 only.
+inline void write_rows_collectively(const std::string& path, const std::string& what, comm::Communicator& comm,
+                                    const std::string& head, const std::string& tail, std::uint64_t payload,
+                                    const std::vector<std::uint64_t>& row_offsets, const unsigned char* rows,
+                                    std::size_t row_bytes) {
+  std::uint64_t head_bytes = head.size();
+  comm.broadcast(&head_bytes, sizeof head_bytes, 0);
+  long long pid = static_cast<long long>(::getpid());
+  comm.broadcast(&pid, sizeof pid, 0);
+  const std::string tmp = path + ".tmp." + std::to_string(pid);
+  bool created = false;
+  try {
+    collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      File out(tmp, O_WRONLY | O_CREAT | O_TRUNC);
+      created = true;
+      out.write_at(0, head.data(), head.size());
+      out.write_at(head_bytes + payload, tail.data(), tail.size());
+      out.close_synced();
+    });
+    collective(comm, what, [&] {
+      File out(tmp, O_WRONLY);
+      for (std::size_t r = 0; r < row_offsets.size(); ++r)
+        out.write_at(head_bytes + row_offsets[r], rows + r * row_bytes, row_bytes);
+      out.close_synced();
+    });
+    collective(comm, what, [&] {
+      if (comm.rank() != 0) return;
+      if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        throw IoError(path + ": cannot rename " + tmp + " onto it: " + os_error());
+    });
+  } catch (...) {
+    if (created) std::remove(tmp.c_str());
+    throw;
+  }
 }
 
 }  // namespace gluon::io::detail

@@ -220,37 +220,9 @@ void write_gauge_distributed(const std::string& path, const qcd::GaugeField& loc
       }
     }
   }
-  std::uint64_t head_bytes = head.size();
-  comm.broadcast(&head_bytes, sizeof head_bytes, 0);
-  long long pid = static_cast<long long>(::getpid());
-  comm.broadcast(&pid, sizeof pid, 0);
-  const std::string tmp = path + ".tmp." + std::to_string(pid);
-
-  bool created = false;
-  try {
-    collective(comm, what, [&] {
-      if (comm.rank() != 0) return;
-      File out(tmp, O_WRONLY | O_CREAT | O_TRUNC);
-      created = true;
-      out.write_at(0, head.data(), head.size());
-      out.write_at(head_bytes + payload, tail.data(), tail.size());
-      out.close_synced();
-    });
-    collective(comm, what, [&] {
-      File out(tmp, O_WRONLY);
-      for (std::size_t r = 0; r < row_lex.size(); ++r)
-        out.write_at(head_bytes + static_cast<std::uint64_t>(row_lex[r]) * sb, rows.data() + r * row_bytes, row_bytes);
-      out.close_synced();
-    });
-    collective(comm, what, [&] {
-      if (comm.rank() != 0) return;
-      if (std::rename(tmp.c_str(), path.c_str()) != 0)
-        throw IoError(path + ": cannot rename " + tmp + " onto it: " + os_error());
-    });
-  } catch (...) {
-    if (created) std::remove(tmp.c_str());
-    throw;
-  }
+  std::vector<std::uint64_t> offsets;
+  for (std::int64_t lex : row_lex) offsets.push_back(static_cast<std::uint64_t>(lex) * sb);
+  detail::write_rows_collectively(path, what, comm, head, tail, payload, offsets, rows.data(), row_bytes);
 }
 
 }  // namespace gluon::io
