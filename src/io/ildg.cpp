@@ -229,7 +229,7 @@ LimeGaugeLayout lime_gauge_layout(const qcd::Coords& d, int bits, const GaugeWri
 
   LimeGaugeLayout l;
   auto rec = [&](const std::string& type, const std::string& data, bool mb, bool me) {
-    l.before += lime_record_header(type, data.size(), mb, me) + data + lime_padding(data.size());
+    l.before += lime_record(type, data, mb, me);
   };
   rec("scidac-private-file-xml", private_file, true, false);
   rec("scidac-file-xml", file_xml, false, true);
@@ -240,8 +240,7 @@ LimeGaugeLayout lime_gauge_layout(const qcd::Coords& d, int bits, const GaugeWri
     if (!lfn.empty()) rec("ildg-data-lfn", lfn, false, false);
   }
   l.before += lime_record_header(ildg ? "ildg-binary-data" : "scidac-binary-data", data_length, false, false);
-  l.after = lime_padding(data_length) + lime_record_header("scidac-checksum", checksum.size(), false, true) +
-            checksum + lime_padding(checksum.size());
+  l.after = lime_padding(data_length) + lime_record("scidac-checksum", checksum, false, true);
   return l;
 }
 

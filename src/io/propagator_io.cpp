@@ -134,26 +134,23 @@ void write_propagator(const std::string& path, const std::vector<qcd::SpinorFiel
   const std::uint64_t payload = site_bytes * static_cast<std::uint64_t>(g.global_volume());
   std::string head, tail;
   if (comm.rank() == 0) {
-    auto record = [](const std::string& type, const std::string& text, bool mb, bool me) {
-      return lime_record_header(type, text.size(), mb, me) + text + lime_padding(text.size());
-    };
     const std::string dims = std::to_string(d[0]) + " " + std::to_string(d[1]) + " " + std::to_string(d[2]) +
                              " " + std::to_string(d[3]) + " ";
-    head = record("scidac-private-file-xml",
+    head = lime_record("scidac-private-file-xml",
                   std::string(kHead) + "<scidacFile><version>1.1</version><spacetime>4</spacetime><dims>" + dims +
                       "</dims><volfmt>0</volfmt></scidacFile>",
                   true, false) +
-           record("scidac-file-xml", std::string(kHead) + metadata_xml, false, true) +
-           record("scidac-private-record-xml",
+           lime_record("scidac-file-xml", std::string(kHead) + metadata_xml, false, true) +
+           lime_record("scidac-private-record-xml",
                   std::string(kHead) + "<scidacRecord><version>1.1</version><recordtype>0</recordtype><datatype>" +
                       datatype_of(nspin, bits) + "</datatype><precision>" + (bits == 32 ? "F" : "D") +
                       "</precision><colors>3</colors><spins>" + std::to_string(nspin) + "</spins><typesize>" +
                       std::to_string(site_bytes) + "</typesize><datacount>1</datacount></scidacRecord>",
                   true, false) +
-           record("scidac-record-xml", std::string(kHead) + "<gluon><field>propagator</field></gluon>", false, false) +
+           lime_record("scidac-record-xml", std::string(kHead) + "<gluon><field>propagator</field></gluon>", false, false) +
            lime_record_header("scidac-binary-data", payload, false, false);
     tail = lime_padding(payload) +
-           record("scidac-checksum",
+           lime_record("scidac-checksum",
                   std::string(kHead) + "<scidacChecksum><version>1.0</version><suma>" + hex32(sum.suma) +
                       "</suma><sumb>" + hex32(sum.sumb) + "</sumb></scidacChecksum>",
                   false, true);

@@ -140,7 +140,7 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
 // A Z2 wall source: reproducible from its seed, another seed gives another estimate, and the
 // correlator estimates the SUM over the slice's X Y Z = 64 point sources, not their mean
 // (docs/conventions.md). One noise vector carries the cross terms of the 64 sources with random
-// signs (here 0.23 to about 1 times 64 x the point-source value), so the bounds are loose: far above
+// signs (here 0.23 to 0.92 times 64 x the point-source value), so the bounds are loose: far above
 // one point source, below twice the sum.
 TEST(CliSolve, Z2WallSourceIsReproducibleAndEstimatesTheSumOverTheSlice) {
   const std::string w = kWeak + "--operator wilson --kappa 0.11 --source-type z2-wall --source 0,0,0,2 ";

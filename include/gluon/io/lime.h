@@ -52,6 +52,10 @@ std::string lime_record_header(const std::string& type, std::uint64_t length, bo
 inline std::string lime_padding(std::uint64_t length) {
   return std::string(static_cast<std::size_t>((8 - length % 8) % 8), '\0');
 }
+// A whole record as bytes: header, data, padding.
+inline std::string lime_record(const std::string& type, const std::string& data, bool mb, bool me) {
+  return lime_record_header(type, data.size(), mb, me) + data + lime_padding(data.size());
+}
 
 class LimeWriter {
  public:

@@ -394,7 +394,7 @@ void StaggeredDirac::M(SpinorField& out, const SpinorField& in) const {
     apply(t, in, 1, false, nullptr, 0.0, 1.0);
     apply(out, t, 0, false, &in, m * m, -1.0);
   } else {
-    apply(out, in, -1, false, &in, m, 1.0);
+    M_full(out, in);
   }
 }
 

@@ -271,8 +271,8 @@ class WilsonFamily final : public DiracOperator {
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
   void M_full(SpinorField& out, const SpinorField& in) const override {
-    check_full(out, "M_full (out)");
-    check_full(in, "M_full (in)");
+    check_field(out, full_params(), "M_full (out)");
+    check_field(in, full_params(), "M_full (in)");
     if (out.data() == in.data()) throw InputError("M_full: out and in are the same field");
     unpreconditioned(out, in, false);
   }
@@ -343,12 +343,13 @@ class WilsonFamily final : public DiracOperator {
   void halo_exchange_only(const SpinorField& in) const override { hop_.halo_exchange_only(in, 1, false); }
 
  private:
-  void check_vector(const SpinorField& f, const std::string& what) const {
-    const SpinorFieldParams want = vector_params();
+  // f must have want's subset, 4 spins and geometry (vector_params() for M, full_params() for M_full).
+  static void check_field(const SpinorField& f, const SpinorFieldParams& want, const std::string& what) {
     if (f.params().subset != want.subset || f.params().nspin != 4 || !(f.geometry() == want.geometry))
       throw InputError(what + ": expected a " + want.describe() + " field on " + want.geometry.to_string() +
                        ", found " + f.params().describe() + " on " + f.geometry().to_string());
   }
+  void check_vector(const SpinorField& f, const std::string& what) const { check_field(f, vector_params(), what); }
 
   bool folds() const {
     return detail::dslash_fold_pays(params_.precision, clover_.has_value()) && params_.even_odd && !hop_.split() &&
@@ -372,13 +373,6 @@ class WilsonFamily final : public DiracOperator {
       t.emplace(p);
     }
     return *t;
-  }
-
-  void check_full(const SpinorField& f, const std::string& what) const {
-    const SpinorFieldParams want = full_params();
-    if (f.params().subset != SiteSubset::full || f.params().nspin != 4 || !(f.geometry() == want.geometry))
-      throw InputError(what + ": expected a " + want.describe() + " field on " + want.geometry.to_string() +
-                       ", found " + f.params().describe() + " on " + f.geometry().to_string());
   }
 
   // out_p = A in_p - kappa D_{p,1-p} in on both parities of full fields (A = 1 for Wilson).
