@@ -79,6 +79,7 @@ struct ScaleK {
   R a;
   GLUON_HD void operator()(std::int64_t s) const {
     auto v = x.load(s);
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) spinor_real(v, r) *= a;
     x.store(s, v);
   }
@@ -94,6 +95,7 @@ struct AxpbyK {
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) = a * spinor_real(vx, r) + b * spinor_real(vy, r);
     y.store(s, vy);
   }
@@ -108,6 +110,7 @@ struct AxpyK {
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) += a * spinor_real(vx, r);
     y.store(s, vy);
   }
@@ -122,6 +125,7 @@ struct XpayK {
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) spinor_real(vy, r) = spinor_real(vx, r) + a * spinor_real(vy, r);
     y.store(s, vy);
   }
@@ -137,6 +141,7 @@ struct CaxpbyK {
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
+    GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zx(spinor_real(vx, 2 * c), spinor_real(vx, 2 * c + 1));
       const Complex<R> zy(spinor_real(vy, 2 * c), spinor_real(vy, 2 * c + 1));
@@ -205,6 +210,7 @@ struct CaxpyK {
     auto vy = y.load(s);
     const Complex<R> a = c.a();
     [[maybe_unused]] double n2 = 0.0;
+    GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const R xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
       const R yr = spinor_real(vy, 2 * c) + (a.re * xr - a.im * xi);
@@ -226,6 +232,7 @@ struct Norm2K {
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto v = x.load(s);
     double n = 0.0;
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
       const double d = spinor_real(v, r);
       n += d * d;
@@ -244,6 +251,7 @@ struct CdotK {
     const auto vx = x.load(s);
     const auto vy = y.load(s);
     double dr = 0.0, di = 0.0, n = 0.0;
+    GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const double xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
       const double yr = spinor_real(vy, 2 * c), yi = spinor_real(vy, 2 * c + 1);
@@ -264,6 +272,7 @@ struct ReDotK {
     const auto vx = x.load(s);
     const auto vy = y.load(s);
     double d = 0.0;
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r)
       d += static_cast<double>(spinor_real(vx, r)) * static_cast<double>(spinor_real(vy, r));
     return {{d}};
@@ -282,6 +291,7 @@ struct AxpyNormK {
     auto vy = y.load(s);
     const R a = c.a();
     double n = 0.0;
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
       const R v = spinor_real(vy, r) + a * spinor_real(vx, r);
       spinor_real(vy, r) = v;
@@ -302,6 +312,7 @@ struct XmyNormK {
     const auto vx = x.load(s);
     auto vy = y.load(s);
     double n = 0.0;
+    GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
       const R v = spinor_real(vx, r) - spinor_real(vy, r);
       spinor_real(vy, r) = v;
@@ -325,6 +336,7 @@ struct CgUpdateK {
     auto vx = x.load(s);
     auto vr = r.load(s);
     double n = 0.0;
+    GLUON_UNROLL_FULL
     for (int k = 0; k < Acc::nreals; ++k) {
       spinor_real(vx, k) += a * spinor_real(vp, k);
       const R v = spinor_real(vr, k) - a * spinor_real(vap, k);
@@ -349,6 +361,7 @@ struct AxpyZpbxK {
     auto vx = x.load(s);
     const auto vr = r.load(s);
     const R a = c.a(), b = c.b();
+    GLUON_UNROLL_FULL
     for (int k = 0; k < Acc::nreals; ++k) {
       const R pk = spinor_real(vp, k);
       spinor_real(vx, k) += a * pk;
@@ -371,6 +384,7 @@ struct BicgPK {
     const auto vv = v.load(s);
     auto vp = p.load(s);
     const Complex<R> beta = c.a(), omega = c.b();
+    GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
       const Complex<R> zv(spinor_real(vv, 2 * c), spinor_real(vv, 2 * c + 1));
@@ -398,6 +412,7 @@ struct BicgUpdateK {
     auto vx = x.load(s);
     const auto v0 = r0.load(s);
     double n = 0.0, dr = 0.0, di = 0.0;
+    GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
       const Complex<R> zs(spinor_real(vs, 2 * c), spinor_real(vs, 2 * c + 1));
@@ -437,6 +452,7 @@ struct MultishiftK {
     for (int i = 0; i < n; ++i) {
       auto vp = p[i].load(s);
       auto vx = x[i].load(s);
+      GLUON_UNROLL_FULL
       for (int k = 0; k < Acc::nreals; ++k) {
         const R pk = spinor_real(vp, k);
         spinor_real(vx, k) += alpha[i] * pk;

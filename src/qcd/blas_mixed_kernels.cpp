@@ -28,6 +28,7 @@ struct AccumulateZeroK {
   GLUON_HD void operator()(std::int64_t s) const {
     auto v = x.load(s);
     const auto w = xs.load(s);
+    GLUON_UNROLL_FULL
     for (int r = 0; r < X::nreals; ++r) spinor_real(v, r) += static_cast<typename X::real>(spinor_real(w, r));
     x.store(s, v);
     xs.store(s, typename Xs::value_type{});
@@ -43,6 +44,7 @@ struct XmyNorm2CopyK {
     const auto vb = b.load(s);
     auto v = r.load(s);
     double n = 0.0;
+    GLUON_UNROLL_FULL
     for (int k = 0; k < R::nreals; ++k) {
       auto& e = spinor_real(v, k);
       e = spinor_real(vb, k) - e;

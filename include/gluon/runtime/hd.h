@@ -30,3 +30,14 @@
 #else
 #define GLUON_UNROLL
 #endif
+
+// Full unrolling for the device compiler as well. nvcc unrolls most loops of 24 by itself, but
+// not all: the BLAS-1 kernels with three or four Dirac spinors (CG's x/p step, CG's update,
+// multi-shift CG's step) kept theirs rolled, so their Spinors lived in local memory (288-768
+// bytes of stack) and CG's x/p step on a double Wilson vector took 328 us where its 5 vectors'
+// traffic allows 120 (H200, bench/results/2026-11-25-cgnr-fold-h200). ptxas -v shows it.
+#if defined(__CUDACC__)
+#define GLUON_UNROLL_FULL _Pragma("unroll")
+#else
+#define GLUON_UNROLL_FULL GLUON_UNROLL
+#endif
