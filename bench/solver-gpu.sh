@@ -14,6 +14,9 @@
 #   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
 #            double-single and double-half, tol 1e-10, at each of $SOLVER_LATTICES (default
 #            $LATTICE)
+#   cgnr     gluon bench solver --solver cgnr for the Wilson and clover rows of bench/solve-table.txt,
+#            in double, double-single and double-half, then the Wilson double CGNR solve again with
+#            GLUON_PROFILE=1
 #   profile  the clover double-single, Wilson double and staggered double-single and double solves again with
 #            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
 #            runtime/profile.h)
@@ -96,6 +99,21 @@ if has solver; then
     done
   done <bench/solve-table.txt  # operator and its flags, one solve a line
   echo "solver done after $((SECONDS - S)) s"
+fi
+
+if has cgnr; then
+  while read -r op args; do
+    [[ $op == wilson || $op == clover ]] || continue
+    for sloppy in none single half; do
+      f="$OUT/cgnr-$op-$sloppy.json"
+      "$GLUON" bench solver --backend cuda --operator "$op" $args --solver cgnr --precision double \
+        --sloppy-precision "$sloppy" --recon 12 --tol 1e-10 --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" &&
+        line "$f" || rc=1
+    done
+  done <bench/solve-table.txt
+  GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator wilson --kappa 0.12 --solver cgnr --precision double \
+    --sloppy-precision none --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-cgnr-wilson-none.txt" 2>&1 || rc=1
+  echo "cgnr done after $((SECONDS - S)) s"
 fi
 
 if has profile; then

@@ -177,6 +177,51 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
     }
 }
 
+// CGNR's and CGNE's operator step with its reductions (normal_cg_residual) on the GPU: the
+// intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2 against the default
+// sequence on the CPU. Folded into B's and B^dagger's last kernels in double and single Wilson and
+// double clover (dslash_fold_pays); the default sequence otherwise.
+TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  const Geometry g({8, 8, 8, 16});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 37, cpu);
+  for (DiracType type : {DiracType::wilson, DiracType::clover})
+    for (CloverPreconditioning pc : {CloverPreconditioning::asymmetric, CloverPreconditioning::symmetric}) {
+      if (type == DiracType::wilson && pc == CloverPreconditioning::symmetric) continue;
+      for (Precision p : {Precision::double_, Precision::single, Precision::half})
+        for (bool mdag_first : {false, true}) {
+          SCOPED_TRACE(to_string(type) + " pc " + std::to_string(static_cast<int>(pc)) + " " + to_string(p) +
+                       (mdag_first ? " CGNE" : " CGNR"));
+          const DiracParams dp = family_params(type, true, pc, p, Reconstruct::r12);
+          const auto mc = make_dirac(dp, u, cpu);
+          const auto mg = make_dirac(dp, u, gpu);
+          const SpinorFieldParams vc = mc->vector_params(), vg = mg->vector_params();
+          // The CPU side runs on the GPU's rounded inputs, so that only the operator differs.
+          const SpinorField p_g = converted(source(g, vc, 38), vg, gpu);
+          const SpinorField r0_g = converted(source(g, vc, 39), vg, gpu);
+          const SpinorField p_c = converted(p_g, vc, gpu);
+          SpinorField r_c = converted(r0_g, vc, gpu), r_g = converted(r0_g, vg, gpu);
+          SpinorField mid_c(vc), ap_c(vc), mid_g(vg), ap_g(vg);
+          const double r2 = blas::norm2(r_c, cpu);
+          runtime::ScalarSlots cs(cpu, 4), gs(gpu, 4);  // r2 0; pAp {1, 2}; r2_new 3
+          cs.set(0, r2);
+          gs.set(0, r2);
+          mc->DiracOperator::normal_cg_residual(ap_c, mid_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, mdag_first);
+          mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first);
+          gs.record();
+          gs.wait();
+          const double tol = tolerance(p);
+          EXPECT_LT(rel_diff(as_canonical(mid_g, gpu), as_canonical(mid_c, cpu)), tol) << "B p";
+          EXPECT_NEAR(gs.host(1), cs.host(1), 4 * tol * cs.host(1)) << "p^dagger A p";
+          EXPECT_LT(rel_diff(as_canonical(r_g, gpu), as_canonical(r_c, cpu)), 4 * tol) << "r -= alpha A p";
+          EXPECT_NEAR(gs.host(3), cs.host(3), 8 * tol * cs.host(3)) << "|r|^2";
+          EXPECT_LT(cs.host(3), 0.9 * r2) << "the step moved r";
+        }
+    }
+}
+
 // Each launch variant of the dslash (runtime::set_forced_variant): variant 0 at the tuned block,
 // and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), which the
 // other tests see only when the tuner picks it; on lattices of 8-, 16- and 12-site x-rows.

@@ -1,9 +1,14 @@
-// BiCGstab's reductions folded into the Wilson-family M (DiracOperator::M_r0v, M_ts): the output is
-// M's, bit for bit, and the slots hold what M followed by blas::bicgstab_r0v / bicgstab_ts writes,
-// for Wilson and both clover preconditionings in every precision. On the 4^4 lattice the CPU runs
-// the scalar kernel, which folds in double, and single Wilson (WilsonFamily::folds); on 16x4x4x4
-// (where the CPU vector kernel takes the lattice, if this CPU has it), for the other precisions
-// and for full (unpreconditioned) operators the default path runs.
+// Solver reductions folded into the Wilson-family operators' last kernels, against the default
+// sequences (M, then the BLAS kernels), for Wilson and both clover preconditionings in every
+// precision:
+// - BiCGstab's (DiracOperator::M_r0v, M_ts): the output is M's, bit for bit, and the slots hold
+//   what M followed by blas::bicgstab_r0v / bicgstab_ts writes;
+// - CG's on the normal equations (DiracOperator::normal_cg_residual, CGNR and CGNE): the
+//   intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2.
+// On the 4^4 lattice the CPU runs the scalar kernel, which folds in double, and single Wilson
+// (WilsonFamily::folds); on 16x4x4x4 (where the CPU vector kernel takes the lattice, if this CPU
+// has it), for the other precisions and for full (unpreconditioned) operators the default path
+// runs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -130,4 +135,57 @@ TEST(BicgstabFold, BadArgumentsAreRefused) {
   // r0 on the wrong subset (a full field).
   SpinorField full(op->full_params());
   EXPECT_THROW(op->M_r0v(v, p, full, {&slots, 0}, {&slots, 2}, {&slots, 5}), InputError);
+}
+
+// CGNR's and CGNE's operator step: the folded kernels against the default sequence (B, re_dot,
+// B^dagger, cg_residual) on the same inputs.
+TEST(NormalCgFold, EqualsTheDefaultSequence) {
+  for (const Geometry& g : {Geometry({4, 4, 4, 4}), Geometry({16, 4, 4, 4})}) {
+    const GaugeField u = hot_field(g, 331);
+    for (const Case& c : kCases)
+      for (Precision prec : {Precision::double_, Precision::single, Precision::half})
+        for (bool mdag_first : {false, true}) {
+          SCOPED_TRACE(std::string(c.name) + " " + to_string(prec) + " on " + g.to_string() +
+                       (mdag_first ? " (CGNE)" : " (CGNR)"));
+          const std::unique_ptr<DiracOperator> op = make_dirac(params_of(c, prec), u, cpu);
+          const SpinorFieldParams vp = op->vector_params();
+          SpinorField p(vp), r0(vp), r_fold(vp), r_def(vp), mid_fold(vp), mid_def(vp), ap_fold(vp), ap_def(vp);
+          fill_gaussian(p, 332, 0, cpu);
+          fill_gaussian(r0, 333, 0, cpu);
+          blas::copy(r_fold, r0, cpu);
+          blas::copy(r_def, r0, cpu);
+          const double r2 = blas::norm2(r0, cpu);
+          // Slots: fold r2 0, pAp {1, 2}, r2_new 3; default r2 4, pAp {5, 6}, r2_new 7.
+          runtime::ScalarSlots slots(cpu, 8);
+          slots.set(0, r2);
+          slots.set(4, r2);
+          op->normal_cg_residual(ap_fold, mid_fold, p, r_fold, {&slots, 0}, {&slots, 1}, {&slots, 3}, mdag_first);
+          op->DiracOperator::normal_cg_residual(ap_def, mid_def, p, r_def, {&slots, 4}, {&slots, 5}, {&slots, 7},
+                                                mdag_first);
+          const double tol = sum_tol(prec);
+          SpinorField diff(vp);
+          blas::copy(diff, mid_fold, cpu);
+          blas::axpy(-1.0, mid_def, diff, cpu);
+          EXPECT_EQ(blas::norm2(diff, cpu), 0.0) << "B p";
+          EXPECT_NEAR(slots.host(1), slots.host(5), tol * slots.host(5)) << "p^dagger A p = |B p|^2";
+          // r moved: alpha A p is not small against r.
+          blas::copy(diff, r_def, cpu);
+          blas::axpy(-1.0, r0, diff, cpu);
+          ASSERT_GT(blas::norm2(diff, cpu), 1e-3 * r2);
+          blas::copy(diff, r_fold, cpu);
+          blas::axpy(-1.0, r_def, diff, cpu);
+          EXPECT_LE(std::sqrt(blas::norm2(diff, cpu) / blas::norm2(r_def, cpu)), 10 * tol) << "r -= alpha A p";
+          EXPECT_NEAR(slots.host(3), slots.host(7), 10 * tol * slots.host(7)) << "|r|^2";
+        }
+  }
+}
+
+TEST(NormalCgFold, OneFieldTwiceIsRefused) {
+  const Geometry g({4, 4, 4, 4});
+  const GaugeField u = hot_field(g, 341);
+  const std::unique_ptr<DiracOperator> op = make_dirac(params_of(kCases[0], Precision::double_), u, cpu);
+  SpinorField p(op->vector_params()), mid(op->vector_params()), ap(op->vector_params());
+  runtime::ScalarSlots slots(cpu, 4);
+  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, p, {&slots, 0}, {&slots, 1}, {&slots, 3}, false), InputError);
+  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, mid, {&slots, 0}, {&slots, 1}, {&slots, 3}, false), InputError);
 }

@@ -44,6 +44,16 @@ void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorF
   blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
 }
 
+void DiracOperator::normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r,
+                                       blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const {
+  if (mdag_first) Mdag(mid, p);
+  else M(mid, p);
+  blas::re_dot(mid, mid, pAp, exec_);
+  if (mdag_first) M(Ap, mid);
+  else Mdag(Ap, mid);
+  blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
+}
+
 void DiracOperator::M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho,
                           blas::Slot r0v, blas::Slot alpha) const {
   M(v, p);

@@ -270,6 +270,29 @@ class WilsonFamily final : public DiracOperator {
     apply(t, s, false, &f);
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
+  // CGNR/CGNE's step: |B p|^2 in B's last kernel, r's update in B^dagger's (same conditions as
+  // the BiCGstab folds).
+  void normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                          blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const override {
+    if (!folds()) return DiracOperator::normal_cg_residual(Ap, mid, p, r, r2, pAp, r2_new, mdag_first);
+    const char* who = "wilson normal_cg_residual";
+    if (r.data() == p.data() || r.data() == mid.data() || mid.data() == p.data())
+      throw InputError(std::string(who) + ": p, mid and r must be three different fields");
+    check_vector(r, std::string(who) + " (r)");
+    detail::DslashFold norm;
+    norm.kind = detail::DslashFold::cg;
+    norm.sums = blas::slot_address(who, "pAp", pAp, exec_, false, 2);
+    norm.sums_mirror = blas::slot_address(who, "pAp", pAp, exec_, true, 2);
+    detail::DslashFold update;
+    update.kind = detail::DslashFold::cg;
+    update.cg_update = true;
+    update.sums = blas::slot_address(who, "r2_new", r2_new, exec_, false);
+    update.sums_mirror = blas::slot_address(who, "r2_new", r2_new, exec_, true);
+    update.r2 = blas::slot_address(who, "r2", r2, exec_, false);
+    update.pAp = norm.sums;
+    apply(mid, p, mdag_first, &norm);    // mid = B p; |mid|^2
+    apply(r, mid, !mdag_first, &update);  // r -= alpha B^dagger mid; |r|^2
+  }
   void M_full(SpinorField& out, const SpinorField& in) const override {
     check_field(out, full_params(), "M_full (out)");
     check_field(in, full_params(), "M_full (in)");
@@ -384,7 +407,8 @@ class WilsonFamily final : public DiracOperator {
     }
   }
 
-  // fold (even-odd, !dag): BiCGstab's reduction in the last kernel, whose x is `in` in every form.
+  // fold (even-odd): a reduction in the last kernel, whose x is `in` in every form and either
+  // dagger.
   void apply(SpinorField& out, const SpinorField& in, bool dag, const detail::DslashFold* fold = nullptr) const {
     check_vector(out, dag ? "Mdag (out)" : "M (out)");
     check_vector(in, dag ? "Mdag (in)" : "M (in)");
@@ -408,7 +432,7 @@ class WilsonFamily final : public DiracOperator {
       SpinorField& te = tmp(0);
       clover_->apply(te, in, 0, true);
       hop_.dslash_clover(to, te, 1, true, ainv, nullptr, 1.0);
-      hop_.dslash_xpay(out, to, 0, true, in, -k * k);
+      hop_.dslash_xpay(out, to, 0, true, in, -k * k, fold);
     }
   }
 

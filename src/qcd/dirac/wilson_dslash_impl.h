@@ -18,6 +18,7 @@
 #include "gluon/runtime/parallel.h"
 #include "gluon/runtime/tune.h"
 #include "../bicgstab_coefficients.h"
+#include "../cg_coefficients.h"
 #include "face_indexer.h"
 #include "occupancy_floor.h"
 #include "wilson_internal.h"
@@ -90,6 +91,8 @@ struct WilsonDslashKernel {
   int ifwd;  // fwd as an integer (half: the projection of the stored integers)
   real phase_f[4], phase_b[4];  // phase of a hop across the rank's +mu / -mu edge
   bool has_x;
+  bool cg_update;                // DslashFold::cg with cg_update: out is CG's residual
+  const double *cg_r2, *cg_pAp;  // its alpha's slots
   int fuse;
   int mode;                      // HaloView::mode
   int cut[4];
@@ -246,9 +249,36 @@ struct WilsonDslashKernel {
   GLUON_HD_INLINE qcd::detail::DoubleSums<3> fold_sums(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
     if constexpr (Fold == DslashFold::ts) return cdot_norm(r, xs);
     if constexpr (Fold == DslashFold::r0v) return cdot_norm(w.load(s - w_shift), r);
+    if constexpr (Fold == DslashFold::cg) return {{norm2(r), 0.0, 0.0}};
     (void)s;
     (void)xs;
     return {};
+  }
+  GLUON_HD_INLINE static double norm2(const Spinor<real>& a) {
+    double n = 0.0;
+    for (int sp = 0; sp < 4; ++sp)
+      for (int k = 0; k < 3; ++k) {
+        const double re = a.s[sp].c[k].re, im = a.s[sp].c[k].im;
+        n += re * re + im * im;
+      }
+    return n;
+  }
+  // The epilogue's store of a launch with x, and the fold's sums of the site: out = r, or
+  // (DslashFold::cg with cg_update) out -= alpha r, CG's residual update, whose r is never stored.
+  template <int Fold>
+  GLUON_HD_INLINE qcd::detail::DoubleSums<3> store_site(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
+    if constexpr (Fold == DslashFold::cg) {
+      if (cg_update) {
+        const real alpha = static_cast<real>(blas::detail::cg_alpha(*cg_r2, *cg_pAp));
+        Spinor<real> res = out.load(s - out_shift);
+        for (int sp = 0; sp < 4; ++sp)
+          for (int k = 0; k < 3; ++k) res.s[sp].c[k] -= alpha * r.s[sp].c[k];
+        out.store(s - out_shift, res);
+        return {{norm2(res), 0.0, 0.0}};
+      }
+    }
+    out.store(s - out_shift, r);
+    return fold_sums<Fold>(s, r, xs);
   }
 
   // Output site of thread i: the 8 hops, then the epilogue (with the clover forms only when
@@ -272,8 +302,7 @@ struct WilsonDslashKernel {
         r = clover_times(s, xs);
         for (int sp = 0; sp < 4; ++sp)
           for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-        out.store(s - out_shift, r);
-        return fold_sums<Fold>(s, r, xs);
+        return store_site<Fold>(s, r, xs);
       }
       if (fuse == kFuseClover) acc = clover_times(s, acc);
     }
@@ -282,8 +311,7 @@ struct WilsonDslashKernel {
       r = xs;
       for (int sp = 0; sp < 4; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] += a * acc.s[sp].c[k];
-      out.store(s - out_shift, r);
-      return fold_sums<Fold>(s, r, xs);
+      return store_site<Fold>(s, r, xs);
     }
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
@@ -304,6 +332,14 @@ template <class K, bool Clover, int Fold>
 struct WilsonFoldBody : K {
   GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t i) const {
     return this->template site<Clover, Fold>(i);
+  }
+};
+
+// The body with CG's one sum folded in (DslashFold::cg).
+template <class K, bool Clover>
+struct WilsonCgBody : K {
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t i) const {
+    return {{this->template site<Clover, DslashFold::cg>(i).v[0]}};
   }
 };
 
@@ -449,6 +485,9 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
     k.gb[mu] = static_cast<const real*>(call.view.ghost_bwd[mu]);
   }
   k.has_x = call.x != nullptr;
+  k.cg_update = call.fold.kind == DslashFold::cg && call.fold.cg_update;
+  k.cg_r2 = call.fold.r2;
+  k.cg_pAp = call.fold.pAp;
   k.fwd = call.dagger ? real(1) : real(-1);
   k.ifwd = call.dagger ? 1 : -1;
   k.fuse = call.fuse;
@@ -456,7 +495,7 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
 }
 
 // The body with the fold: one reduction launch (tuned for its block size only), whose finisher
-// writes alpha or omega.
+// writes alpha or omega (BiCGstab), or which queues its one sum (CG).
 template <class K, bool Clover>
 void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec) {
   namespace bd = blas::detail;
@@ -466,6 +505,17 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
   T* dev = reinterpret_cast<T*>(f.sums);
   const bd::PairOut coef{f.coef, f.coef_mirror};
   spec.label = "wilson_dslash_fold";
+  if (f.kind == DslashFold::cg) {
+    using T1 = qcd::detail::DoubleSums<1>;
+    spec.aux += f.cg_update ? " cg_residual" : " cg_norm";
+    if (f.cg_update) {  // updates the residual in place
+      spec.tuning = runtime::Tuning::restore;
+      spec.outputs.add(call.out->data(), call.out->buffer().bytes());
+    }
+    runtime::parallel_reduce_into<T1>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
+                                      reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
+    return;
+  }
   if (f.kind == DslashFold::r0v) {
     spec.aux += " r0v";
     using B = WilsonFoldBody<K, Clover, DslashFold::r0v>;

@@ -38,13 +38,23 @@ constexpr bool dslash_fold_pays(Precision p, bool clover) {
   return p == Precision::double_ || (p == Precision::single && !clover);
 }
 
+//
+// CG on the normal equations (DiracOperator::normal_cg_residual) folds into the last kernels of
+// its two operator applications, with one sum each (queued into one slot and its mirror, no
+// finisher):
+//   cg             sums {|out|^2}: p^dagger A p = |B p|^2 from the intermediate B p
+//   cg, cg_update  out is CG's residual r, updated in place: r -= alpha v with v the kernel's
+//                  value, never stored, alpha = cg_alpha(*r2, *pAp) read on the device as
+//                  blas::cg_residual reads it; sums {|r|^2}
 struct DslashFold {
-  enum Kind : int { none = 0, r0v = 1, ts = 2 };
+  enum Kind : int { none = 0, r0v = 1, ts = 2, cg = 3 };
   int kind = none;
   const SpinorField* w = nullptr;
   double *sums = nullptr, *sums_mirror = nullptr;
   const double* rho = nullptr;
   double *coef = nullptr, *coef_mirror = nullptr;
+  bool cg_update = false;
+  const double *r2 = nullptr, *pAp = nullptr;
 };
 
 struct DslashCall {

@@ -72,17 +72,12 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
   } else if (shift == 0.0) {
     // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2, summed from the intermediate B p,
     // which streams one vector for the dot instead of p and A p (CGNR's alpha as CGLS has it;
-    // also never negative in rounding).
+    // also never negative in rounding). DiracOperator::normal_cg_residual.
     auto mid = std::make_shared<SpinorField>(L.params);
     const bool mdag_first = form == Form::mmdag;
-    L.apply_residual = [o, mid, ex, mdag_first](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
-                                                blas::Slot pAp, blas::Slot r2_new) {
-      if (mdag_first) o->Mdag(*mid, p);
-      else o->M(*mid, p);
-      blas::re_dot(*mid, *mid, pAp, ex);
-      if (mdag_first) o->M(Ap, *mid);
-      else o->Mdag(Ap, *mid);
-      blas::cg_residual(r2, pAp, Ap, r, r2_new, ex);
+    L.apply_residual = [o, mid, mdag_first](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                            blas::Slot pAp, blas::Slot r2_new) {
+      o->normal_cg_residual(Ap, *mid, p, r, r2, pAp, r2_new, mdag_first);
     };
   } else {
     const auto apply = L.apply;

@@ -89,6 +89,14 @@ class DiracOperator {
   // second updates r.
   virtual void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
                              blas::Slot r2_new) const;
+  // The same step for CG on the normal equations, A = B^dagger B with B = M (CGNR) or, when
+  // mdag_first, B = M^dagger (CGNE: A = M M^dagger): mid = B p, p^dagger A p = |mid|^2 into slot
+  // pAp (two slots, the second scratch), then r -= alpha B^dagger mid and |r|^2 into r2_new.
+  // mid and Ap are scratch of vector_params(). The default runs B, blas::re_dot, B^dagger and
+  // blas::cg_residual; the even-odd Wilson and clover operators, where their BiCGstab folds run,
+  // sum |mid|^2 in B's last kernel and update r in B^dagger's, never storing A p.
+  virtual void normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r,
+                                  blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const;
   // BiCGstab's operator applications with their reductions (blas.h, same slots):
   //   M_r0v: v = M p, then bicgstab_r0v(r0, v, rho, r0v, alpha)
   //   M_ts:  t = M s, then bicgstab_ts(t, s, ts, omega)
