@@ -507,7 +507,7 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
   spec.label = "wilson_dslash_fold";
   if (f.kind == DslashFold::cg) {
     using T1 = qcd::detail::DoubleSums<1>;
-    spec.aux += f.cg_update ? " cg_residual" : " cg_norm";
+    spec.label = f.cg_update ? "wilson_dslash_cg_residual" : "wilson_dslash_cg_norm";
     if (f.cg_update) {  // updates the residual in place
       spec.tuning = runtime::Tuning::restore;
       spec.outputs.add(call.out->data(), call.out->buffer().bytes());
