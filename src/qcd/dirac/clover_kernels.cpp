@@ -165,14 +165,8 @@ struct CloverApplyKernel {
     const std::int64_t s = site0 + i;
     const Spinor<real> psi = in.load(s - in_shift);
     Spinor<real> r;
-    Complex<real> v[6], o[6];
     GLUON_UNROLL_FULL
-    for (int b = 0; b < 2; ++b) {
-      const CloverBlock<real> a = c.load(s, b);
-      for (int k = 0; k < 3; ++k) v[k] = psi.s[2 * b].c[k], v[3 + k] = psi.s[2 * b + 1].c[k];
-      a.apply(v, o);
-      for (int k = 0; k < 3; ++k) r.s[2 * b].c[k] = o[k], r.s[2 * b + 1].c[k] = o[3 + k];
-    }
+    for (int b = 0; b < 2; ++b) apply_clover_block(c.load(s, b), b, psi, r);
     out.store(s - out_shift, r);
   }
 };

@@ -101,7 +101,8 @@ struct WilsonDslashKernel {
   FaceIndexer face;
 
   // C psi at site s, one chiral block at a time: block 1's 36 reals are loaded only after block
-  // 0 is applied, so they are never live together (apply_clover takes both blocks loaded).
+  // 0 is applied, so they are never live together. (Not apply_clover_block: half precision's
+  // block scale is applied to the product here, from load_unscaled.)
   GLUON_HD_INLINE Spinor<real> clover_times(int s, const Spinor<real>& psi) const {
     Spinor<real> r;
     Complex<real> v[6], o[6];
@@ -254,6 +255,7 @@ struct WilsonDslashKernel {
     (void)xs;
     return {};
   }
+  // |a|^2 summed in double, as the BLAS reductions sum (spinor.h's norm2 sums in real).
   GLUON_HD_INLINE static double norm2(const Spinor<real>& a) {
     double n = 0.0;
     for (int sp = 0; sp < 4; ++sp)

@@ -9,7 +9,9 @@
 //                        row order (1,0),(2,0),(2,1),(3,0),...); at(i, j) any entry; apply(v, out)
 //                        out = H v on 6 complex numbers (252 flops). Stored reals: [0, 6) the
 //                        diagonal, 6 + 2 tri(i, j) + (0 re, 1 im) the off-diagonal entries.
-//   apply_clover(A0, A1, psi)   both blocks applied to a Dirac spinor (504 flops), GLUON_HD
+//   apply_clover_block(A_b, b, psi, r)   block b applied to spins 2b, 2b+1 of a Dirac spinor
+//                        into r's (252 flops), GLUON_HD; a kernel that applies block 0 before it
+//                        loads block 1 never holds both blocks' 72 reals at once
 //   CloverFieldParams    geometry, precision, order, memory space, device, pad
 //   CloverField          owns the storage: nobj = 2 blocks of 36 reals per site (FieldLayout),
 //                        all sites of the lattice in even-odd order; half precision keeps one
@@ -70,28 +72,19 @@ struct CloverBlock {
   }
 };
 
-// (A0 (+) A1) psi: block 0 on spins 0, 1 and block 1 on spins 2, 3.
+// r's spins 2b, 2b+1 = A_b times psi's spins 2b, 2b+1 (block 0 acts on spins 0, 1, block 1 on 2, 3).
 template <class T>
-GLUON_HD_INLINE Spinor<T> apply_clover(const CloverBlock<T>& a0, const CloverBlock<T>& a1, const Spinor<T>& psi) {
-  Spinor<T> r;
+GLUON_HD_INLINE void apply_clover_block(const CloverBlock<T>& a, int b, const Spinor<T>& psi, Spinor<T>& r) {
   Complex<T> v[6], o[6];
   for (int c = 0; c < 3; ++c) {
-    v[c] = psi.s[0].c[c];
-    v[3 + c] = psi.s[1].c[c];
+    v[c] = psi.s[2 * b].c[c];
+    v[3 + c] = psi.s[2 * b + 1].c[c];
   }
-  a0.apply(v, o);
+  a.apply(v, o);
   for (int c = 0; c < 3; ++c) {
-    r.s[0].c[c] = o[c];
-    r.s[1].c[c] = o[3 + c];
-    v[c] = psi.s[2].c[c];
-    v[3 + c] = psi.s[3].c[c];
+    r.s[2 * b].c[c] = o[c];
+    r.s[2 * b + 1].c[c] = o[3 + c];
   }
-  a1.apply(v, o);
-  for (int c = 0; c < 3; ++c) {
-    r.s[2].c[c] = o[c];
-    r.s[3].c[c] = o[3 + c];
-  }
-  return r;
 }
 
 struct CloverFieldParams {
