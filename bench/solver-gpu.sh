@@ -73,8 +73,10 @@ if j.get("benchmark") == "solver":
           f"res {j['true_residual']:.2e} {j['seconds']:7.3f} s {j['gflops']:7.1f} GFLOP/s "
           f"= {100*j['fraction_of_operator']:5.1f}% of op {j['operator_gflops']:7.1f}")
 else:
+    op = (f" | M {j['operator_gflops']:7.1f} GFLOP/s {100*j['operator_fraction_of_copy']:5.1f}% of copy"
+          if "operator_fraction_of_copy" in j else "")
     print(f"dslash {j['operator']:>19} {j['precision']:>7} r{j['recon']:<2} {j['gflops']:7.1f} GFLOP/s "
-          f"{j['effective_gbs']:7.1f} GB/s {100*j['fraction_of_copy']:5.1f}% of copy {j['copy_gbs']:.0f}")
+          f"{j['effective_gbs']:7.1f} GB/s {100*j['fraction_of_copy']:5.1f}% of copy {j['copy_gbs']:.0f}{op}")
 PY
 }
 

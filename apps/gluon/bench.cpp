@@ -218,6 +218,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   // The copy bandwidth of all ranks together, for the aggregate fraction.
   const double copy_total = comm::world().sum(copy.copy_gbs);
   const double fraction = copy_total > 0 ? r.effective_gbs / copy_total : 0.0;
+  const double operator_fraction = copy_total > 0 ? r.operator_effective_gbs / copy_total : 0.0;
   const bool improved = s.type == qcd::DiracType::improved_staggered;
   const std::string recon_text = improved ? fmt::format("fat 18, long {}", static_cast<int>(s.recon))
                                           : std::to_string(static_cast<int>(s.recon));
@@ -241,12 +242,15 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["method"] = r.method;
   j["field_order"] = r.field_order;
   j["dslash_ms"] = r.dslash_ms;
-  j["call_ms"] = r.call_ms;
   j["flops_per_site"] = r.cost.flops_per_site;
   j["flops_per_dslash"] = r.cost.flops;
   j["bytes_per_dslash"] = r.cost.bytes;
   j["bytes_formula"] = r.cost.formula;
+  j["operator_ms"] = r.operator_ms;
   j["operator_gflops"] = r.operator_gflops;
+  j["bytes_per_operator"] = r.cost.operator_bytes;
+  j["operator_effective_gbs"] = r.operator_effective_gbs;
+  j["operator_fraction_of_copy"] = operator_fraction;
   j["copy"] = copy_json(copy);
   add_tune_stats(j, ex);
   j["ranks"] = r.ranks;
@@ -276,10 +280,14 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   text += fmt::format("dslash       {} {} recon {} on {}: {:.4f} ms per one-parity dslash ({}, median of {})\n",
                       qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
                       r.dslash_ms, r.method, o.iterations);
-  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), operator {:.1f} GFLOP/s, {} vectors\n", r.gflops,
-                      r.cost.flops_per_site, r.operator_gflops, r.field_order);
+  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), {} vectors\n", r.gflops, r.cost.flops_per_site,
+                      r.field_order);
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
+  text += fmt::format("operator     M (even-odd): {:.4f} ms, {:.1f} GFLOP/s, {:.1f} GB/s effective = {:.1f}% of copy "
+                      "(two hops and the xpay's read: {:.4g} bytes)\n",
+                      r.operator_ms, r.operator_gflops, r.operator_effective_gbs, 100.0 * operator_fraction,
+                      r.cost.operator_bytes);
   if (r.split) {
     text += fmt::format("ranks        {} on grid {}: {:.1f} GFLOP/s per rank, {:.1f} aggregate (halo {}, faces over {})\n", r.ranks,
                         grid_text(grid), r.rank_gflops, r.gflops, r.policy, r.transport);

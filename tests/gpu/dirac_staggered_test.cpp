@@ -63,7 +63,7 @@ DiracParams params(bool improved, Precision prec, Reconstruct r, Reconstruct lr)
   return p;
 }
 
-// Runs dslash on both parities, M (even-odd), prepare and reconstruct on both backends.
+// Runs dslash on both parities, M (even-odd) and its hop, prepare and reconstruct on both backends.
 void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const runtime::Exec& cpu,
              const runtime::Exec& gpu) {
   const double tol = tolerance(cpu_op.params().precision);
@@ -100,6 +100,13 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   gpu_op.M(m_g, converted(bpc_c, gpu_op.vector_params(), gpu));
   runtime::synchronize(gpu);
   EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
+
+  // The one-parity hop that `gluon bench dslash` times (D_oe on the even sites).
+  SpinorField h_c(cpu_op.hop_params()), h_g(gpu_op.hop_params());
+  cpu_op.hop(h_c, bpc_c);
+  gpu_op.hop(h_g, converted(bpc_c, gpu_op.vector_params(), gpu));
+  runtime::synchronize(gpu);
+  EXPECT_LT(max_rel_diff(to_host_double(h_g, gpu), to_host_double(h_c, cpu)), tol) << "hop";
 
   // M with p^dagger M p folded into its last kernel (CG's operator) against M and re_dot on the CPU.
   runtime::ScalarSlots slots(gpu, 1);

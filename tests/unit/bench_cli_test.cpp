@@ -127,6 +127,12 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
                                      std::string(op) == "improved-staggered" ? Reconstruct::r18 : Reconstruct::r12,
                                      Reconstruct::r12, 4 * 4 * 4 * 8);
     EXPECT_DOUBLE_EQ(j["bytes_per_dslash"].get<double>(), c.bytes);
+    EXPECT_DOUBLE_EQ(j["bytes_per_operator"].get<double>(), c.operator_bytes);
+    for (const char* key : {"dslash_ms", "operator_ms", "operator_gflops", "operator_effective_gbs"})
+      EXPECT_GT(j[key].get<double>(), 0.0) << key;
+    EXPECT_NEAR(j["operator_fraction_of_copy"].get<double>(),
+                j["operator_effective_gbs"].get<double>() / j["copy_gbs"].get<double>(), 1e-9);
+    EXPECT_NE(j["method"].get<std::string>().find("one-parity hop"), std::string::npos);
     EXPECT_NEAR(j["gflops"].get<double>() / j["effective_gbs"].get<double>(), c.flops / c.bytes, 1e-9 * c.flops / c.bytes);
   }
 }
@@ -175,7 +181,9 @@ TEST(BenchTraffic, MinimumTrafficPerSiteMatchesTheStatedFormula) {
   const auto w = dslash_cost(DiracType::wilson, Precision::half, Reconstruct::r12, Reconstruct::r18, V);
   EXPECT_NEAR(10711.0 / w.flops_per_site * (w.bytes / (V / 2)) / 3980.0, 0.60, 0.01);
   EXPECT_EQ(w.flops, 1320.0 * V / 2);
-  EXPECT_EQ(flops_per_site(DiracType::clover), 1872.0);
+  EXPECT_EQ(flops_per_site(DiracType::clover), 1824.0);  // A^-1 D: 1320 + 504, no xpay
+  // M: two hops and the xpay's read of M's input, (V/2) (24 w + n) more.
+  EXPECT_DOUBLE_EQ(w.operator_bytes, 2 * w.bytes + (V / 2) * (24 * 2 + 4));
   EXPECT_EQ(flops_per_site(DiracType::staggered), 570.0);
   EXPECT_EQ(flops_per_site(DiracType::improved_staggered), 1146.0);
   EXPECT_NE(w.formula.find("+4"), std::string::npos) << w.formula;

@@ -6,7 +6,7 @@ namespace gluon::qcd::bench {
 double flops_per_site(DiracType type) {
   switch (type) {
     case DiracType::wilson: return 1320.0;
-    case DiracType::clover: return 1872.0;
+    case DiracType::clover: return 1824.0;
     case DiracType::staggered: return 570.0;
     case DiracType::improved_staggered: return 1146.0;
   }
@@ -35,6 +35,7 @@ DslashCost dslash_cost(DiracType type, Precision p, Reconstruct recon, Reconstru
     c.bytes += half * (72 * w + 2 * n);
     c.formula += " + (V/2)*(72*" + num(w) + (n > 0 ? "+8" : "") + ")";
   }
+  c.operator_bytes = 2 * c.bytes + half * (s * w + n);
   c.formula += ", V=" + num(V);
   return c;
 }

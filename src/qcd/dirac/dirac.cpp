@@ -65,6 +65,16 @@ void DiracOperator::M_ts(SpinorField& t, const SpinorField& s, blas::Slot ts, bl
   blas::bicgstab_ts(t, s, ts, omega, exec_);
 }
 
+void DiracOperator::hop(SpinorField&, const SpinorField&) const {
+  throw InputError("hop: this operator has no one-parity hopping term");
+}
+
+SpinorFieldParams DiracOperator::hop_params() const {
+  SpinorFieldParams p = vector_params();
+  p.subset = SiteSubset::odd;
+  return p;
+}
+
 std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField& u, const runtime::Exec& ex) {
   switch (p.type) {
     case DiracType::wilson: return detail::make_wilson(p, u, ex);

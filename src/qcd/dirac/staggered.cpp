@@ -398,6 +398,16 @@ void StaggeredDirac::M(SpinorField& out, const SpinorField& in) const {
   }
 }
 
+void StaggeredDirac::hop(SpinorField& out, const SpinorField& in) const {
+  if (!params_.even_odd)
+    throw InputError("staggered hop: the one-parity hop of an even-odd operator, but this one is not even-odd "
+                     "preconditioned");
+  if (in.params().subset != SiteSubset::even || out.params().subset != SiteSubset::odd)
+    throw InputError("staggered hop: expected an even-site input and an odd-site output, found " +
+                     in.params().describe() + " and " + out.params().describe());
+  apply(out, in, 1, false, nullptr, 0.0, 1.0);
+}
+
 void StaggeredDirac::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const {
   if (!params_.even_odd || halo_->active()) return DiracOperator::M_dot(out, in, pAp);
   if (out.data() == in.data()) throw InputError("staggered M: the output and the input are one field");

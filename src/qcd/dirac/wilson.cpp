@@ -360,6 +360,20 @@ class WilsonFamily final : public DiracOperator {
     return half * (dslash_flops_per_site(DslashKind::clover) + dslash_flops_per_site(DslashKind::clover_xpay));
   }
 
+  void hop(SpinorField& out, const SpinorField& in) const override {
+    if (!params_.even_odd)
+      throw InputError("hop: the one-parity hop of an even-odd operator, but this Wilson/clover operator is "
+                       "not even-odd preconditioned");
+    check_vector(in, "hop (in)");
+    check_field(out, hop_params(), "hop (out)");
+    if (clover_) hop_.dslash_clover(out, in, 1, false, clover_->field(true), nullptr, 1.0);
+    else hop_.dslash(out, in, 1, false);
+  }
+  double hop_flops() const override {
+    return static_cast<double>(hop_.geometry().half_volume()) *
+           dslash_flops_per_site(clover_ ? DslashKind::clover : DslashKind::plain);
+  }
+
   const WilsonDslash& hopping() const { return hop_; }
   bool split() const override { return hop_.split(); }
   HaloStats halo_stats() const override { return hop_.halo_stats(); }

@@ -6,14 +6,18 @@
 //                       whose fat links are always stored r18), lattice, Exec, timed calls,
 //                       warm-up calls (which also tune the GPU kernels), seed of the random
 //                       gauge field (Haar) and source (Gaussian)
-//   DslashBenchResult   the cost counts (traffic.h), how it was timed, the median time of one
+//   DslashBenchResult   the cost counts (traffic.h), what was timed, the median time of one
 //                       one-parity dslash, GFLOP/s by the stated flop count, effective GB/s by the
-//                       minimum traffic, and the operator's own GFLOP/s (its flops_M())
+//                       minimum traffic; and the same for the whole even-odd M (its own
+//                       flops_M(), traffic.h's operator_bytes)
 //   run_dslash_bench(p) builds the operator through make_dirac / make_improved_staggered
-//                       (even-odd preconditioned) and times M on even-site vectors. M is two
-//                       one-parity hops (D_eo D_oe, with the xpay, and for clover the clover
-//                       terms, fused into them), so one dslash = median(M) / 2: this counts the
-//                       fused linear algebra against the dslash, a slightly pessimistic figure.
+//                       (even-odd preconditioned) and times, on an even-site Gaussian vector,
+//                       DiracOperator::hop: the one-parity hop that M's first kernel runs, D_oe
+//                       (A_oo^-1 D_oe for clover), the operation QUDA's dslash test times. Then
+//                       it times M itself: the hop and a second hop with the xpay (and the
+//                       clover term) fused in. Until 2026-11-25 the dslash was median(M) / 2,
+//                       which charged the xpay's extra spinor read to the dslash without
+//                       counting it in the minimum traffic (4-8% low for Wilson).
 //                       Errors of the operator factories (e.g. an unsupported recon) propagate.
 //                       With a process grid (one rank per block, collective over the world):
 //                       the lattice is the global one; the time of a call is the slowest rank's;
@@ -60,13 +64,13 @@ struct HaloModel {
 
 struct DslashBenchResult {
   DslashCost cost;
-  std::string method;        // what was timed, e.g. "M (even-odd) / 2"
-  int dslash_per_call = 2;   // one-parity dslashes per timed call
-  double call_ms = 0.0;      // median of the timed calls
-  double dslash_ms = 0.0;    // call_ms / dslash_per_call
+  std::string method;        // what was timed as the dslash
+  double dslash_ms = 0.0;    // median of the timed one-parity hops
   double gflops = 0.0;       // cost.flops / dslash time
   double effective_gbs = 0.0;// cost.bytes / dslash time
-  double operator_gflops = 0.0;  // flops_M() / call time
+  double operator_ms = 0.0;  // median of the timed applications of M
+  double operator_gflops = 0.0;        // flops_M() / operator time
+  double operator_effective_gbs = 0.0; // cost.operator_bytes / operator time
   std::string field_order;   // the operator's vector order (to_string(FieldOrder)); on the CPU
                              // "tiled" means the vector kernel ran (dirac/wilson.h)
   // Split lattice only (ranks > 1 or a forced cut):

@@ -2,9 +2,11 @@
 // Work and minimum memory traffic of one one-parity dslash (V/2 output sites), the counts that
 // `gluon bench dslash` turns into GFLOP/s and effective GB/s (docs/bench.md states the formula).
 //
-//   DslashCost        flops_per_site (QUDA's counts: Wilson 1320, clover 1872 = hop with the
-//                     clover term applied, naive staggered 570, improved staggered 1146),
-//                     flops and bytes of one call
+//   DslashCost        flops_per_site (QUDA's counts of the one-parity hop: Wilson 1320, clover
+//                     1824 = the hop with the inverse clover term applied, 1320 + 504; the issue's
+//                     1872 adds the 48 of an xpay, which this hop does not do; naive staggered
+//                     570, improved staggered 1146), flops and bytes of one call, and the bytes
+//                     of one even-odd M (operator_bytes)
 //   dslash_cost(...)  for an operator, storage precision, link compression (fat/thin links; long
 //                     links of improved staggered separately) and lattice:
 //                       bytes = 4V (R [+ R_long]) w                 links, all 4V of each field
@@ -15,6 +17,8 @@
 //                     (0 otherwise), s = 24 reals (Wilson/clover) or 6 (staggered), R = stored
 //                     reals per link (18/12/8). Every input element is read once and the output
 //                     written once: the least traffic any implementation needs.
+//                     operator_bytes = 2 bytes + (V/2) (s w + n): M is two such hops, the second
+//                     also reading M's input at its output sites (the xpay).
 #include <cstdint>
 #include <string>
 
@@ -27,6 +31,7 @@ struct DslashCost {
   double flops_per_site = 0.0;
   double flops = 0.0;  // per call: flops_per_site x V/2
   double bytes = 0.0;  // per call, minimum traffic
+  double operator_bytes = 0.0;  // per even-odd M: two hops and the xpay's read
   std::string formula; // the byte count written out with this configuration's numbers
 };
 

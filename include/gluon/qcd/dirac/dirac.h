@@ -122,6 +122,16 @@ class DiracOperator {
   // Floating-point operations of one application of M on vector_params() fields (for GFLOP/s).
   virtual double flops_M() const = 0;
 
+  // The one-parity hop that M's first kernel applies (even-odd operators): out = D_oe in for
+  // Wilson and naive/improved staggered, out = A_oo^-1 D_oe in for clover (either
+  // preconditioning). It is the operation QUDA's dslash test times, and the one `gluon bench
+  // dslash` times. `in` is of vector_params() (even sites), `out` of hop_params() (odd sites);
+  // hop_flops() counts one call. InputError when M is not even-odd preconditioned, and from the
+  // default (an operator without such a hop). On a split lattice it exchanges halos as M does.
+  virtual void hop(SpinorField& out, const SpinorField& in) const;
+  virtual double hop_flops() const { return 0.0; }
+  SpinorFieldParams hop_params() const;
+
   // Halo exchange on a split lattice (dirac/halo.h): whether the lattice is split, counts, and
   // the exchange a dslash on odd output sites does, alone (pack + transfer of `in`, an even or
   // full vector), for benchmarks. Collective over the world when split.

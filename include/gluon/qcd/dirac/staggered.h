@@ -109,6 +109,9 @@ class StaggeredDirac final : public DiracOperator {
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
   void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const override;
   double flops_M() const override;
+  // D_oe in (the first kernel of M): even-site in, odd-site out.
+  void hop(SpinorField& out, const SpinorField& in) const override;
+  double hop_flops() const override { return dslash_flops(false); }
 
   bool improved() const { return improved_; }
   FieldOrder order() const { return order_; }
