@@ -122,6 +122,32 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
 }
 #endif
 
+#ifdef __CUDA_ARCH__
+// One block stored with the streaming hint (st.global.cs): output the kernel never reads again,
+// kept from pushing its inputs (a stencil's neighbour spinors) out of L2.
+template <class B>
+__device__ __forceinline__ void store_evict_first(B* p, const B& w) {
+  if constexpr (sizeof(B) == 16) {
+    int4 v;
+    memcpy(&v, &w, sizeof v);
+    __stcs(reinterpret_cast<int4*>(p), v);
+  } else if constexpr (sizeof(B) == 8) {
+    int2 v;
+    memcpy(&v, &w, sizeof v);
+    __stcs(reinterpret_cast<int2*>(p), v);
+  } else if constexpr (sizeof(B) == 4) {
+    int v;
+    memcpy(&v, &w, sizeof v);
+    __stcs(reinterpret_cast<int*>(p), v);
+  } else {
+    static_assert(sizeof(B) == 2, "blocks are 16, 8, 4 or 2 bytes");
+    short v;
+    memcpy(&v, &w, sizeof v);
+    __stcs(reinterpret_cast<short*>(p), v);
+  }
+}
+#endif
+
 // ReadOnce (device code): load with the evict-first hint (load_evict_first).
 template <class Store, int N, int K, bool ReadOnce = false>
 GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
@@ -145,7 +171,8 @@ GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::i
   }
 #endif
 }
-template <class Store, int N, int K>
+// Streaming (device code): store with the evict-first hint (store_evict_first).
+template <class Store, int N, int K, bool Streaming = false>
 GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_t s, int obj, const Store* in) {
   static_assert(N % K == 0, "a block must tile the object");
 #ifdef __CUDA_ARCH__
@@ -157,7 +184,8 @@ GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_
   for (int b = 0; b < N / K; ++b) {
     B w;
     for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
-    base[first + b * stride] = w;
+    if constexpr (Streaming) store_evict_first(base + first + b * stride, w);
+    else base[first + b * stride] = w;
   }
 #else
   for (int b = 0; b < N / K; ++b) {
@@ -194,11 +222,11 @@ GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::in
   for (int r = 0; r < N; ++r) out[r] = data[L.offset(s, obj, r)];
 #endif
 }
-template <class Store, int N, bool BlockedOnDevice = false>
+template <class Store, int N, bool BlockedOnDevice = false, bool Streaming = false>
 GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t s, int obj, const Store* in) {
 #ifdef __CUDA_ARCH__
   if (BlockedOnDevice || L.order == FieldOrder::blocked)
-    return store_blocks<Store, N, blocked_block<Store, N>()>(data, L, s, obj, in);
+    return store_blocks<Store, N, blocked_block<Store, N>(), Streaming>(data, L, s, obj, in);
   Store* p = data + (s * L.nobj + obj) * N;
   GLUON_UNROLL
   for (int r = 0; r < N; ++r) p[r] = in[r];

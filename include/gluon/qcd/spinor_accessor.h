@@ -108,6 +108,12 @@ struct SpinorAccessor {
     static_assert(nspin == 1, "a colour vector needs a nspin = 1 accessor");
     store_value(s, v);
   }
+  // store() with the streaming hint on the device (st.global.cs, field_layout.h): for a kernel's
+  // output that later kernels read from DRAM anyway. The same values as store().
+  template <class T> GLUON_HD_INLINE void store_streaming(std::int64_t s, const Spinor<T>& v) const {
+    static_assert(nspin == 4, "a Spinor into a colour-vector field");
+    store_value<Spinor<T>, true>(s, v);
+  }
 
  private:
   template <class Decode>
@@ -129,7 +135,7 @@ struct SpinorAccessor {
     }
   }
 
-  template <class V> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
+  template <class V, bool Streaming = false> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
       GLUON_UNROLL
@@ -146,17 +152,22 @@ struct SpinorAccessor {
       // the norm NaN, so the whole site reads back NaN and a solver's finiteness checks see it
       // (an int16 cannot hold it; the maximum used to skip it and store a finite site).
       if (mx < 1e-30f) mx = 0.0f;
+#if defined(__CUDA_ARCH__)
+      if constexpr (Streaming) __stcs(norm + s, mx);
+      else norm[s] = mx;
+#else
       norm[s] = mx;
+#endif
       const float k = mx > 0.0f ? kHalfMax / mx : 0.0f;
       Store raw[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = round_to_half(static_cast<float>(spinor_real(v, r)) * k);
-      store_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
+      store_reals<Store, nreals, BlockedOnDevice, Streaming>(data, layout, s, 0, raw);
     } else {
       Store raw[nreals];
       GLUON_UNROLL
       for (int r = 0; r < nreals; ++r) raw[r] = static_cast<Store>(spinor_real(v, r));
-      store_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
+      store_reals<Store, nreals, BlockedOnDevice, Streaming>(data, layout, s, 0, raw);
     }
   }
 };
