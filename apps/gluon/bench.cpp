@@ -242,6 +242,10 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["method"] = r.method;
   j["field_order"] = r.field_order;
   j["dslash_ms"] = r.dslash_ms;
+  if (r.dslash_back_to_back_ms > 0) {
+    j["dslash_back_to_back_ms"] = r.dslash_back_to_back_ms;
+    j["back_to_back_fraction_of_copy"] = copy_total > 0 ? r.cost.bytes / (r.dslash_back_to_back_ms * 1e-3) / 1e9 / copy_total : 0.0;
+  }
   j["flops_per_site"] = r.cost.flops_per_site;
   j["flops_per_dslash"] = r.cost.flops;
   j["bytes_per_dslash"] = r.cost.bytes;
@@ -284,6 +288,11 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
                       r.field_order);
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
+  if (r.dslash_back_to_back_ms > 0)
+    text += fmt::format("             back to back: {:.4f} ms a call = {:.1f}% of copy (one event pair around {} calls, as a "
+                        "solver and QUDA's dslash test run them)\n",
+                        r.dslash_back_to_back_ms, 100.0 * r.cost.bytes / (r.dslash_back_to_back_ms * 1e-3) / 1e9 / copy_total,
+                        o.iterations);
   text += fmt::format("operator     M (even-odd): {:.4f} ms, {:.1f} GFLOP/s, {:.1f} GB/s effective = {:.1f}% of copy "
                       "(two hops and the xpay's read: {:.4g} bytes)\n",
                       r.operator_ms, r.operator_gflops, r.operator_effective_gbs, 100.0 * operator_fraction,

@@ -128,7 +128,8 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
                                      Reconstruct::r12, 4 * 4 * 4 * 8);
     EXPECT_DOUBLE_EQ(j["bytes_per_dslash"].get<double>(), c.bytes);
     EXPECT_DOUBLE_EQ(j["bytes_per_operator"].get<double>(), c.operator_bytes);
-    for (const char* key : {"dslash_ms", "operator_ms", "operator_gflops", "operator_effective_gbs"})
+    for (const char* key : {"dslash_ms", "dslash_back_to_back_ms", "back_to_back_fraction_of_copy", "operator_ms",
+                            "operator_gflops", "operator_effective_gbs"})
       EXPECT_GT(j[key].get<double>(), 0.0) << key;
     EXPECT_NEAR(j["operator_fraction_of_copy"].get<double>(),
                 j["operator_effective_gbs"].get<double>() / j["copy_gbs"].get<double>(), 1e-9);
@@ -198,6 +199,10 @@ TEST(BenchTraffic, MedianAndTheCopyKernel) {
   EXPECT_EQ(ms.size(), 4u);
   for (double t : ms) EXPECT_GE(t, 0.0);
   EXPECT_THROW(time_calls(ex, 0, [] {}), InputError);
+  int ran = 0;
+  EXPECT_GE(time_back_to_back(ex, 5, [&] { ++ran; }), 0.0);
+  EXPECT_EQ(ran, 5);
+  EXPECT_THROW(time_back_to_back(ex, 0, [] {}), InputError);
 
   std::mt19937_64 rng(5);
   std::vector<std::uint64_t> a(4096), b(4096, 0);

@@ -91,6 +91,7 @@ DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
                                           : "one-parity hop D_oe (M's first kernel)";
   r.field_order = to_string(op->vector_params().order);
   r.dslash_ms = timed([&] { op->hop(out, in); });
+  if (!split) r.dslash_back_to_back_ms = time_back_to_back(p.exec, p.calls, [&] { op->hop(out, in); });
   r.operator_ms = timed([&] { op->M(mout, in); });
   r.ranks = world.size();
   r.split = split;

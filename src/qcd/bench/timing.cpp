@@ -22,4 +22,14 @@ std::vector<double> time_calls(const runtime::Exec& ex, int calls, const std::fu
   return ms;
 }
 
+double time_back_to_back(const runtime::Exec& ex, int calls, const std::function<void()>& f) {
+  if (calls < 1) throw InputError("benchmark: at least 1 timed call, found " + std::to_string(calls));
+  runtime::Event start, end;
+  start.record(ex);
+  for (int c = 0; c < calls; ++c) f();
+  end.record(ex);
+  end.synchronize();
+  return runtime::elapsed_ms(start, end) / calls;
+}
+
 }  // namespace gluon::qcd::bench

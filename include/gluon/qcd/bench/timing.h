@@ -6,6 +6,10 @@
 //                             (cuda: the GPU's execution time of the queued work; cpu: wall
 //                             clock, the work being synchronous); returns the milliseconds of
 //                             each call
+//   time_back_to_back(ex, calls, f)  runs f() `calls` times between one pair of Events and
+//                             returns the mean milliseconds a call: consecutive launches overlap
+//                             as in a solver (and as QUDA's dslash test times them), which events
+//                             between the calls prevent
 //   median(v)                 the median of v (mean of the middle two for even sizes); 0 for an
 //                             empty vector
 #include <algorithm>
@@ -17,6 +21,7 @@
 namespace gluon::qcd::bench {
 
 std::vector<double> time_calls(const runtime::Exec& ex, int calls, const std::function<void()>& f);
+double time_back_to_back(const runtime::Exec& ex, int calls, const std::function<void()>& f);
 
 inline double median(std::vector<double> v) {
   if (v.empty()) return 0.0;
