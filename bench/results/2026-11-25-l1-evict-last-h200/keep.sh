@@ -24,7 +24,7 @@ for round in 1 2; do
       f=$K/r$round-k$v-$op-$prec-r$recon.json
       GLUON_TUNE_CACHE=$K/tune-$v.json /tmp/gluon-$v bench dslash --backend cuda --operator $op --precision $prec \
         --recon $recon --lattice 32,32,32,32 --json >$f 2>>$K/bench.log
-      python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"round $round keep $v {j['operator']:>7} {j['precision']:>7} r{j['recon']:<2} hop {j['gflops']:7.1f} {100*j['fraction_of_copy']:5.1f}% | M {j['operator_gflops']:7.1f} {100*j['operator_fraction_of_copy']:5.1f}%\")" $f | tee -a $K/summary.txt
+      python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"round $round keep $v {j['operator']:>7} {j['precision']:>7} r{j['recon']:<2} hop {j['gflops']:7.1f} {100*j['fraction_of_copy']:5.1f}% b2b {100*j['back_to_back_fraction_of_copy']:5.1f}% | M {j['operator_gflops']:7.1f} {100*j['operator_fraction_of_copy']:5.1f}%\")" $f | tee -a $K/summary.txt
     done <bench/dslash-table.txt
   done
   (( SECONDS - S > 500 )) && break
