@@ -123,24 +123,6 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
 #endif
 
 #ifdef __CUDA_ARCH__
-// One 16-byte block loaded through the read-only path with L1's evict-last priority
-// (ld.global.nc.L1::evict_last): for data several threads of the block read (a stencil's
-// neighbour spinors), to keep it in L1 ahead of what is read once. Other block sizes load plainly.
-template <class B>
-__device__ __forceinline__ B load_evict_last(const B* p) {
-  if constexpr (sizeof(B) == 16) {
-    int4 v;
-    asm volatile("ld.global.nc.L1::evict_last.v4.s32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                 : "l"(p));
-    B w;
-    memcpy(&w, &v, sizeof w);
-    return w;
-  } else {
-    return *p;
-  }
-}
-
 // One block stored with the streaming hint (st.global.cs): output the kernel never reads again,
 // kept from pushing its inputs (a stencil's neighbour spinors) out of L2.
 template <class B>
@@ -166,9 +148,8 @@ __device__ __forceinline__ void store_evict_first(B* p, const B& w) {
 }
 #endif
 
-// ReadOnce (device code): load with the evict-first hint (load_evict_first); Reused: with L1's
-// evict-last priority (load_evict_last).
-template <class Store, int N, int K, bool ReadOnce = false, bool Reused = false>
+// ReadOnce (device code): load with the evict-first hint (load_evict_first).
+template <class Store, int N, int K, bool ReadOnce = false>
 GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
   static_assert(N % K == 0, "a block must tile the object");
 #ifdef __CUDA_ARCH__
@@ -180,7 +161,6 @@ GLUON_HD_INLINE void load_blocks(const Store* data, const FieldLayout& L, std::i
   for (int b = 0; b < N / K; ++b) {
     B w;
     if constexpr (ReadOnce) w = load_evict_first(base + first + b * stride);
-    else if constexpr (Reused) w = load_evict_last(base + first + b * stride);
     else w = base[first + b * stride];
     for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
   }
@@ -215,12 +195,12 @@ GLUON_HD_INLINE void store_blocks(Store* data, const FieldLayout& L, std::int64_
 #endif
 }
 
-template <class Store, int N, bool BlockedOnDevice = false, bool ReadOnce = false, bool Reused = false>
+template <class Store, int N, bool BlockedOnDevice = false, bool ReadOnce = false>
 GLUON_HD_INLINE void load_reals(const Store* data, const FieldLayout& L, std::int64_t s, int obj, Store* out) {
 #ifdef __CUDA_ARCH__
   // Device fields are blocked or site-major (require_host_order refuses tiled), N == L.nreals.
   if (BlockedOnDevice || L.order == FieldOrder::blocked)
-    return load_blocks<Store, N, blocked_block<Store, N>(), ReadOnce, Reused>(data, L, s, obj, out);
+    return load_blocks<Store, N, blocked_block<Store, N>(), ReadOnce>(data, L, s, obj, out);
   const Store* p = data + (s * L.nobj + obj) * N;
   GLUON_UNROLL
   for (int r = 0; r < N; ++r) out[r] = p[r];

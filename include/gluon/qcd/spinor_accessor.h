@@ -79,16 +79,13 @@ struct SpinorAccessor {
   }
   // `factor` (a constant: another field's missing factor, GaugeAccessor::unscaled_factor) is
   // folded into `scale` at no cost.
-  // Reused (device code): a stencil's neighbour, read by several threads: L1 evict-last
-  // (field_layout.h, load_evict_last).
-  template <bool Reused = false>
   GLUON_HD_INLINE value_type load_unscaled(std::int64_t s, real& scale, float factor = 1.0f) const {
     if constexpr (is_half_store<Store>) {
       scale = norm[s] * (factor / kHalfMax);
-      return build_as<real, Reused>(s, [](Store x) { return static_cast<float>(x); });
+      return build(s, [](Store x) { return static_cast<float>(x); });
     } else {
       scale = real(factor);
-      return build_as<real, Reused>(s, [](Store x) { return RealCodec<Store>::decode(x, 1.0f); });
+      return load(s);
     }
   }
 
@@ -96,11 +93,10 @@ struct SpinorAccessor {
   // linear map with integer coefficients (the Wilson spin projection: sums of two components,
   // times i^k) is exact on them, so a kernel can convert its 12 results instead of 24 inputs:
   // int -> float conversion (I2F) runs at a quarter of the FP32 rate on sm_90.
-  template <bool Reused = false>
   GLUON_HD_INLINE spinor_value_t<int, nspin> load_raw(std::int64_t s, real& scale, float factor = 1.0f) const {
     static_assert(is_half_store<Store>, "load_raw: only half storage holds integers");
     scale = norm[s] * (factor / kHalfMax);
-    return build_as<int, Reused>(s, [](Store x) { return static_cast<int>(x); });
+    return build_as<int>(s, [](Store x) { return static_cast<int>(x); });
   }
 
   // Stores v (of any real type; converted to the storage precision).
@@ -124,10 +120,10 @@ struct SpinorAccessor {
   GLUON_HD_INLINE value_type build(std::int64_t s, Decode decode) const {
     return build_as<real>(s, decode);
   }
-  template <class T, bool Reused = false, class Decode>
+  template <class T, class Decode>
   GLUON_HD_INLINE spinor_value_t<T, nspin> build_as(std::int64_t s, Decode decode) const {
     Store raw[nreals];
-    load_reals<Store, nreals, BlockedOnDevice, false, Reused>(data, layout, s, 0, raw);
+    load_reals<Store, nreals, BlockedOnDevice>(data, layout, s, 0, raw);
     auto z = [&](int k) {  // complex number k = spin * 3 + colour
       return Complex<T>(decode(raw[2 * k]), decode(raw[2 * k + 1]));
     };

@@ -125,15 +125,11 @@ struct WilsonDslashKernel {
   // link lacks. Half storage projects its integers exactly (|a +- b| < 2^16) and converts the
   // 12 results instead of the 24 inputs: Wilson half +11.5%, clover half +5.6% (H200, trip 2 of
   // bench/results/2026-11-24-half-projection-h200).
-#ifndef GLUON_WILSON_KEEP_NEIGHBOURS
-#define GLUON_WILSON_KEEP_NEIGHBOURS 0
-#endif
-  static constexpr bool kKeepNeighbours = GLUON_WILSON_KEEP_NEIGHBOURS;
   template <int mu>
   GLUON_HD_INLINE void project_neighbour(int n, ColorVector<real>& h0, ColorVector<real>& h1, bool backward,
                                          real& sc) const {
     if constexpr (is_half_store<Store>) {
-      const Spinor<int> p = in.template load_raw<kKeepNeighbours>(n, sc, G::unscaled_factor);
+      const Spinor<int> p = in.load_raw(n, sc, G::unscaled_factor);
       ColorVector<int> i0, i1;
       spin_project<mu>(p, i0, i1, backward ? -ifwd : ifwd);
       // (I2F here: the exponent trick, as_float(0x4b400000 + v) - 1.5 * 2^23, and the same for
@@ -144,7 +140,7 @@ struct WilsonDslashKernel {
         h1.c[c] = Complex<real>(i1.c[c]);
       }
     } else {
-      const Spinor<real> p = in.template load_unscaled<kKeepNeighbours>(n, sc, G::unscaled_factor);
+      const Spinor<real> p = in.load_unscaled(n, sc, G::unscaled_factor);
       spin_project<mu>(p, h0, h1, backward ? -fwd : fwd);
     }
   }
