@@ -265,11 +265,17 @@ struct WilsonDslashKernel {
       }
     return n;
   }
-  // The output with the streaming hint (st.global.cs): nothing in this kernel reads it back, and
-  // evict-first lines leave more of L2 to the neighbour spinors. Measured on an H200 at 32^4
-  // (bench/results/2026-11-25-stream-store-h200/): the hop 0.6% (double) and 1.4% (clover double)
-  // faster, single within noise, none slower.
-  GLUON_HD_INLINE void store_out(int s, const Spinor<real>& r) const { out.store_streaming(s - out_shift, r); }
+  // The output, in the plain kernels with the streaming hint (st.global.cs): nothing in this
+  // kernel reads it back, and evict-first lines leave more of L2 to the neighbour spinors.
+  // Measured on an H200 at 32^4 (bench/results/2026-11-25-stream-store-h200/): the hop 0.6%
+  // (double) and 1.4% (clover double) faster, single within noise. The folded kernels (Fold !=
+  // none) keep the plain store: with the hint, Wilson double CGNR's two folds each took 16 us
+  // more (209 and 231 us against 193 and 215; bench/results/2026-11-25-session14-final-h200/).
+  template <int Fold>
+  GLUON_HD_INLINE void store_out(int s, const Spinor<real>& r) const {
+    if constexpr (Fold == DslashFold::none) out.store_streaming(s - out_shift, r);
+    else out.store(s - out_shift, r);
+  }
   // The epilogue's store of a launch with x, and the fold's sums of the site: out = r, or
   // (DslashFold::cg with cg_update) out -= alpha r, CG's residual update, whose r is never stored.
   template <int Fold>
@@ -284,7 +290,7 @@ struct WilsonDslashKernel {
         return {{norm2(res), 0.0, 0.0}};
       }
     }
-    store_out(s, r);
+    store_out<Fold>(s, r);
     return fold_sums<Fold>(s, r, xs);
   }
 
@@ -322,7 +328,7 @@ struct WilsonDslashKernel {
     }
     for (int sp = 0; sp < 4; ++sp)
       for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * acc.s[sp].c[k];
-    store_out(s, r);
+    store_out<Fold>(s, r);
     return {};
   }
 };

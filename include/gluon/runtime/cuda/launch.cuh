@@ -16,12 +16,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <new>
 #include <string>
-#include <type_traits>
 #include <typeinfo>
 #include <utility>
 #include <vector>
@@ -364,14 +362,10 @@ double time_candidate(const Go& go, const LaunchConfig& c, cudaStream_t stream) 
 
 // Chooses the launch config for one (spec, n, type) on ex: cached, tuned now, or the default
 // `def`. `go(config)` launches the kernel; `max_block` is the kernel's limit; candidates with more
-// than `max_grid` blocks are skipped. `wave_of(block)`, when given (a reduction), is that block's
-// one resident wave: the block sweep times it beside the capped grid. Without it a reduction's
-// sweep compared only grids of one site a thread, and the grid-stride refinement that followed
-// kept the sweep's block: in one session Wilson double's CG folds settled on 256 threads x 132
-// (8 warps an SM, 209 us), in another on 192 x 264 (12 warps, 194 us).
-template <class Go, class WaveOf = std::nullptr_t>
+// than `max_grid` blocks are skipped.
+template <class Go>
 LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const std::string& type, int max_block,
-                    int max_grid, const LaunchConfig& def, const Go& go, const WaveOf& wave_of = nullptr) {
+                    int max_grid, const LaunchConfig& def, const Go& go) {
   const int sms = multiprocessor_count(ex.device);
   if (spec.tuning == Tuning::off || !tuning_enabled()) {
     tune_note_default_launch();
@@ -394,20 +388,13 @@ LaunchConfig choose(const Exec& ex, const TuneSpec& spec, std::int64_t n, const 
   const double t_def = time_candidate(go, def, stream);
   LaunchConfig best = def;
   double t_best = t_def > 0 ? t_def : 1e300;
-  auto consider = [&](const LaunchConfig& c) {
-    if (c == def || c.grid > max_grid) return;
+  for (int block = 64; block <= 1024 && block <= max_block; block += 64) {
+    const LaunchConfig c = capped(block, kDefaultBlocksPerSm);
+    if (c == def || c.grid > max_grid) continue;
     const double t = time_candidate(go, c, stream);
     if (t > 0 && t < t_best) {
       t_best = t;
       best = c;
-    }
-  };
-  for (int block = 64; block <= 1024 && block <= max_block; block += 64) {
-    const LaunchConfig c = capped(block, kDefaultBlocksPerSm);
-    consider(c);
-    if constexpr (!std::is_same_v<WaveOf, std::nullptr_t>) {
-      const LaunchConfig w = wave_of(block);
-      if (!(w == c)) consider(w);
     }
   }
   for (std::int64_t per_sm : {1, 2, 4, 8, 16, 64, 0}) {
@@ -518,26 +505,12 @@ const T* enqueue_reduce(const Exec& ex, const TuneSpec& spec, std::int64_t n, co
     return host_total ? nullptr : static_cast<const T*>(scratch.result);
   }
   const LaunchConfig wave = detail::one_wave(kernel, n, sms, grid_room, wave_block, wave_block * sizeof(T));
-  // One resident wave of `block`-thread blocks (the occupancy API), for the tuner's block sweep.
-  auto wave_of = [&](int block) {
-    int per_sm = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, block * sizeof(T)) != cudaSuccess ||
-        per_sm < 1) {
-      cudaGetLastError();
-      per_sm = 1;
-    }
-    const std::int64_t g = std::min<std::int64_t>({(n + block - 1) / block, static_cast<std::int64_t>(per_sm) * sms,
-                                                   static_cast<std::int64_t>(grid_room)});
-    return LaunchConfig{block, static_cast<int>(g < 1 ? 1 : g)};
-  };
   // Tuning candidates write the scratch result only: the caller's slots see the real launch.
-  LaunchConfig c = detail::choose(
-      ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room, wave,
-      [&](const LaunchConfig& k) {
-        launch_kernel(kernel, k.grid, k.block, k.block * sizeof(T), stream, n, f, partials, scratch.ticket,
-                      scratch_total, static_cast<T*>(nullptr));
-      },
-      wave_of);
+  LaunchConfig c = detail::choose(ex, spec, n, detail::type_key<T(F)>(), max_block, grid_room, wave,
+                                  [&](const LaunchConfig& k) {
+                                    launch_kernel(kernel, k.grid, k.block, k.block * sizeof(T), stream, n, f, partials,
+                                                  scratch.ticket, scratch_total, static_cast<T*>(nullptr));
+                                  });
   if (c.grid > grid_room || c.block % 32 != 0 || c.block > max_block) c = wave;  // an edited cache entry: stay in bounds
   profile_begin(ex, spec.label);
   launch_kernel(kernel, c.grid, c.block, c.block * sizeof(T), stream, n, f, partials, scratch.ticket,
