@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Ad-hoc, one nvidia-h200 call with no build: the final code's binary (9dd232a, built on the
+# Ad-hoc, one nvidia-h200 call with no build (NOT RUN this session: no device time left): the final code's binary (9dd232a, built on the
 # Debian VM in a clean clone's build-cuda, carried stripped and xz-compressed as
 # .deps/prebuilt/gluon.xz) runs the Wilson and clover double solves (BiCGstab, CGNR) and the Wilson
 # double CGNR with a profile, to check that the folded kernels are back to their old times.
