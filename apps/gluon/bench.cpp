@@ -59,6 +59,7 @@ struct DslashOptions {
   CopyOptions copy{0, 20};
   std::string grid, halo = "auto";
   bool model = false;
+  std::string clover_pc = "asymmetric";
 };
 
 std::string device_name(const runtime::Exec& ex) {
@@ -182,11 +183,17 @@ struct DslashSetup {
   qcd::Precision precision;
   qcd::Reconstruct recon;
   qcd::Coords lattice;
+  qcd::CloverPreconditioning clover_pc;
 };
 
 DslashSetup parse_dslash(const DslashOptions& o) {
+  if (o.clover_pc != "asymmetric" && o.clover_pc != "symmetric")
+    throw InputError(fmt::format("bench: --clover-pc: expected asymmetric or symmetric, found '{}'", o.clover_pc));
   DslashSetup s{qcd::parse_dirac_type(o.op), qcd::parse_precision(o.precision), qcd::parse_reconstruct(o.recon),
-                qcd::parse_lattice(o.lattice)};
+                qcd::parse_lattice(o.lattice),
+                o.clover_pc == "symmetric" ? qcd::CloverPreconditioning::symmetric : qcd::CloverPreconditioning::asymmetric};
+  if (s.type != qcd::DiracType::clover && s.clover_pc != qcd::CloverPreconditioning::asymmetric)
+    throw InputError(fmt::format("bench: --clover-pc {} is for --operator clover, found --operator {}", o.clover_pc, o.op));
   const qcd::Geometry g(s.lattice);  // validates the extents
   (void)g;
   if (o.iterations < 1) throw InputError(fmt::format("bench: --iterations must be at least 1, found {}", o.iterations));
@@ -213,6 +220,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   p.calls = o.iterations;
   p.warmup = o.warmup;
   p.seed = o.seed;
+  p.clover_pc = s.clover_pc;
   p.grid = {grid[0], grid[1], grid[2], grid[3]};
   const auto r = qcd::bench::run_dslash_bench(p);
   // The copy bandwidth of all ranks together, for the aggregate fraction.
@@ -234,6 +242,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["precision"] = qcd::to_string(s.precision);
   j["recon"] = static_cast<int>(s.recon);
   if (improved) j["fat_recon"] = 18;
+  if (s.type == qcd::DiracType::clover) j["clover_pc"] = o.clover_pc;
   j["lattice"] = {s.lattice[0], s.lattice[1], s.lattice[2], s.lattice[3]};
   j["volume"] = qcd::Geometry(s.lattice).volume();
   j["calls"] = o.iterations;
@@ -344,6 +353,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   bp.calls = o.iterations;
   bp.warmup = o.warmup;
   bp.seed = o.seed;
+  bp.clover_pc = s.clover_pc;
   const auto bare = qcd::bench::run_dslash_bench(bp);
 
   const qcd::Geometry g(s.lattice);
@@ -355,6 +365,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   dp.kappa = so.kappa;
   dp.mass = so.mass;
   dp.csw = so.csw;
+  dp.clover_pc = s.clover_pc;
   dp.precision = s.precision;
   if (improved) dp.long_reconstruct = s.recon;
   else dp.reconstruct = s.recon;
@@ -411,6 +422,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   j["flops"] = r.flops;
   j["gauge"] = fmt::format("weak start, seed {}, epsilon {}", o.seed, so.epsilon);
   if (s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover) j["kappa"] = so.kappa;
+  if (s.type == qcd::DiracType::clover) j["clover_pc"] = o.clover_pc;
   else j["mass"] = so.mass;
   add_tune_stats(j, ex);
   std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
@@ -447,6 +459,8 @@ void add_operator_flags(CLI::App* cmd, DslashOptions& o) {
   cmd->add_option("--grid", o.grid, "Process grid X,Y,Z,T under mpirun (default: least surface)");
   cmd->add_option("--halo", o.halo, "Halo policy on a split lattice: auto, overlap, no-overlap")->capture_default_str();
   cmd->add_flag("--model", o.model, "Print the slides' communication model beside the measurement");
+  cmd->add_option("--clover-pc", o.clover_pc, "Clover even-odd preconditioning: asymmetric or symmetric")
+      ->capture_default_str();
 }
 
 }  // namespace

@@ -93,6 +93,8 @@ TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
       {"bench solver --precision single --backend cpu", "--tol 1.0e-10: below what --precision single can reach"},
       {"bench solver --sloppy-precision double --backend cpu", "the inner precision must be lower than --precision double"},
       {"bench solver --halo overlap --backend cpu", "--grid, --halo and --model are bench dslash's"},
+      {"bench dslash --operator clover --clover-pc diagonal --backend cpu", "expected asymmetric or symmetric, found 'diagonal'"},
+      {"bench solver --operator wilson --clover-pc symmetric --backend cpu", "--clover-pc symmetric is for --operator clover"},
   };
   for (const auto& c : cases) {
     std::string out;
@@ -141,7 +143,8 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
 TEST(BenchCli, SolverReportsItsRateAgainstTheBareOperator) {
   // The first is the default precision (double: the default tol 1e-10 is out of single's reach).
   for (const std::string args : {"--operator wilson", "--operator staggered --precision double --sloppy-precision single",
-                                 "--operator clover --precision double --sloppy-precision half --solver cgnr"}) {
+                                 "--operator clover --precision double --sloppy-precision half --solver cgnr",
+                                 "--operator clover --clover-pc symmetric --solver cgnr"}) {
     SCOPED_TRACE(args);
     std::string out;
     const int rc = run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --iterations 3 --warmup 1"
@@ -157,6 +160,8 @@ TEST(BenchCli, SolverReportsItsRateAgainstTheBareOperator) {
     if (args.find("sloppy-precision single") != std::string::npos) EXPECT_EQ(j["reliable_delta"].get<double>(), 0.01);
     else if (args.find("sloppy-precision half") != std::string::npos) EXPECT_EQ(j["reliable_delta"].get<double>(), 0.1);
     else EXPECT_FALSE(j.contains("reliable_delta"));
+    if (args.find("operator clover") == std::string::npos) EXPECT_FALSE(j.contains("clover_pc"));
+    else EXPECT_EQ(j["clover_pc"], args.find("clover-pc symmetric") != std::string::npos ? "symmetric" : "asymmetric");
   }
 }
 

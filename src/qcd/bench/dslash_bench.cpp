@@ -16,9 +16,10 @@
 
 namespace gluon::qcd::bench {
 
-DiracParams bench_dirac_params(DiracType type, Precision precision, Reconstruct recon) {
+DiracParams bench_dirac_params(DiracType type, Precision precision, Reconstruct recon, CloverPreconditioning pc) {
   DiracParams d;
   d.type = type;
+  d.clover_pc = pc;
   d.kappa = 0.12;
   d.csw = 1.0;
   d.mass = 0.05;
@@ -50,7 +51,7 @@ std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p) {
   gp.device = p.exec.device;
   GaugeField u(gp);
   set_hot(u, p.seed, p.exec);
-  const DiracParams d = bench_dirac_params(p.type, p.precision, p.recon);
+  const DiracParams d = bench_dirac_params(p.type, p.precision, p.recon, p.clover_pc);
   if (p.type == DiracType::improved_staggered) {
     // Fat and long links: two independent Haar fields (the benchmark times the data movement;
     // the long links are SU(3), so they can be stored r12).

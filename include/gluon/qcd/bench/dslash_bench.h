@@ -46,6 +46,7 @@ struct DslashBenchParams {
   int calls = 100;
   int warmup = 10;
   std::uint64_t seed = 2026;
+  CloverPreconditioning clover_pc = CloverPreconditioning::asymmetric;  // clover's M (the hop is the same)
   Coords grid{1, 1, 1, 1};  // process grid (ranks of the world, x fastest)
 };
 
@@ -92,8 +93,10 @@ struct DslashBenchResult {
 DslashBenchResult run_dslash_bench(const DslashBenchParams& p);
 
 // DiracParams for a benchmark of (type, precision, recon): even-odd, kappa 0.12 (Wilson/clover),
-// c_sw 1, mass 0.05 (staggered), default boundary phases. Improved staggered: fat r18, long `recon`.
-DiracParams bench_dirac_params(DiracType type, Precision precision, Reconstruct recon);
+// c_sw 1, mass 0.05 (staggered), default boundary phases, clover preconditioning `pc`. Improved
+// staggered: fat r18, long `recon`.
+DiracParams bench_dirac_params(DiracType type, Precision precision, Reconstruct recon,
+                               CloverPreconditioning pc = CloverPreconditioning::asymmetric);
 
 // The operator on a random (Haar) gauge field generated where p.exec runs.
 std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p);
