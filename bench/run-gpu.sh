@@ -169,12 +169,14 @@ if [[ "${SOLVES:-1}" != 0 ]]; then
     "$GLUON" gauge --start weak --lattice "$SOLVE_LATTICE" --seed 2026 --backend cuda \
       --save "$LOG_DIR/weak.nersc" || return 1
     while read -r op args; do
+      sym=""
+      [[ " $args " == *" --clover-pc symmetric "* ]] && sym="-symmetric"
       for sloppy in none single half; do
         echo "--- solve $op $args, sloppy $sloppy"
         "$GLUON" solve --gauge "$LOG_DIR/weak.nersc" --backend cuda --operator "$op" $args \
           --precision double --sloppy-precision "$sloppy" --recon 12 --tol 1e-10 --quiet --json \
-          >"$LOG_DIR/solve-$op-$sloppy.json" || rc=1
-        python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"{j['operator']:>20} {j['precision']:>14} {j['solver']:>9} iterations {j['iterations']:6d} true residual {j['true_residual']:.2e} solver {j['solver_seconds']:8.3f} s {j['gflops']:9.1f} GFLOP/s\")" "$LOG_DIR/solve-$op-$sloppy.json" || rc=1
+          >"$LOG_DIR/solve-$op$sym-$sloppy.json" || rc=1
+        python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(f\"{j['operator']:>20} {j['precision']:>14} {j['solver']:>9} iterations {j['iterations']:6d} true residual {j['true_residual']:.2e} solver {j['solver_seconds']:8.3f} s {j['gflops']:9.1f} GFLOP/s\")" "$LOG_DIR/solve-$op$sym-$sloppy.json" || rc=1
       done
     done <bench/solve-table.txt  # operator and its flags, one solve a line
     return "$rc"

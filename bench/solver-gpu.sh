@@ -11,9 +11,10 @@
 #   dslash   gluon bench copy, then gluon bench dslash for Wilson/clover double/single/half r12
 #            and single r8, naive and improved staggered double/single/half (long links r12), at
 #            $LATTICE (default 32,32,32,32)
-#   solver   gluon bench solver: Wilson and clover (BiCGstab) and staggered (CG), each in double,
+#   solver   gluon bench solver for each row of bench/solve-table.txt: Wilson and clover
+#            (asymmetric and symmetric; BiCGstab) and staggered (CG), each in double,
 #            double-single and double-half, tol 1e-10, at each of $SOLVER_LATTICES (default
-#            $LATTICE)
+#            $LATTICE); files named by row_name
 #   cgnr     gluon bench solver --solver cgnr for the Wilson and clover rows of bench/solve-table.txt,
 #            in double, double-single and double-half, then the Wilson double CGNR solve again with
 #            GLUON_PROFILE=1
@@ -64,12 +65,20 @@ if has tests; then
   echo "gpu tests done after $((SECONDS - S)) s"
 fi
 
+row_name() {  # a solve-table row's file name: the operator, and -symmetric for symmetric clover
+  local op=$1
+  shift
+  [[ " $* " == *" --clover-pc symmetric "* ]] && op="$op-symmetric"
+  echo "$op"
+}
+
 line() {  # one summary row from a bench JSON
   python3 - "$1" <<'PY' >>"$OUT/summary.txt"
 import json, sys
 j = json.load(open(sys.argv[1]))
 if j.get("benchmark") == "solver":
-    print(f"solver {j['operator']:>19} {j['precision']:>13} {j['solver']:>9} it {j['iterations']:5d} "
+    name = j['operator'] + ("-sym" if j.get("clover_pc") == "symmetric" else "")
+    print(f"solver {name:>19} {j['precision']:>13} {j['solver']:>9} it {j['iterations']:5d} "
           f"res {j['true_residual']:.2e} {j['seconds']:7.3f} s {j['gflops']:7.1f} GFLOP/s "
           f"= {100*j['fraction_of_operator']:5.1f}% of op {j['operator_gflops']:7.1f}")
 else:
@@ -94,7 +103,7 @@ if has solver; then
   while read -r op args; do
     for lat in ${SOLVER_LATTICES:-$LATTICE}; do
       for sloppy in none single half; do
-        f="$OUT/solver-$op-$sloppy-${lat//,/x}.json"
+        f="$OUT/solver-$(row_name $op $args)-$sloppy-${lat//,/x}.json"
         "$GLUON" bench solver --backend cuda --operator "$op" $args --precision double --sloppy-precision "$sloppy" \
           --recon 12 --tol 1e-10 --lattice "$lat" --json >"$f" 2>>"$OUT/bench.log" && line "$f" || rc=1
       done
@@ -107,7 +116,7 @@ if has cgnr; then
   while read -r op args; do
     [[ $op == wilson || $op == clover ]] || continue
     for sloppy in none single half; do
-      f="$OUT/cgnr-$op-$sloppy.json"
+      f="$OUT/cgnr-$(row_name $op $args)-$sloppy.json"
       "$GLUON" bench solver --backend cuda --operator "$op" $args --solver cgnr --precision double \
         --sloppy-precision "$sloppy" --recon 12 --tol 1e-10 --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" &&
         line "$f" || rc=1
