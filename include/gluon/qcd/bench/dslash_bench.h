@@ -17,7 +17,7 @@
 //                       it times M itself: the hop and a second hop with the xpay (and the
 //                       clover term) fused in. Until 2026-11-25 the dslash was median(M) / 2,
 //                       which charged the xpay's extra spinor read to the dslash without
-//                       counting it in the minimum traffic (4-8% low for Wilson).
+//                       counting it in the minimum traffic (Wilson 5-6% low in double and single).
 //                       Errors of the operator factories (e.g. an unsupported recon) propagate.
 //                       With a process grid (one rank per block, collective over the world):
 //                       the lattice is the global one; the time of a call is the slowest rank's;
