@@ -422,8 +422,8 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   j["flops"] = r.flops;
   j["gauge"] = fmt::format("weak start, seed {}, epsilon {}", o.seed, so.epsilon);
   if (s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover) j["kappa"] = so.kappa;
-  if (s.type == qcd::DiracType::clover) j["clover_pc"] = o.clover_pc;
   else j["mass"] = so.mass;
+  if (s.type == qcd::DiracType::clover) j["clover_pc"] = o.clover_pc;
   add_tune_stats(j, ex);
   std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
   text += fmt::format("solver       {} {} in {} precision on {}: {} iterations, true residual {:.3e}, {:.3f} s\n",

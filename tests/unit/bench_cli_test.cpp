@@ -160,6 +160,9 @@ TEST(BenchCli, SolverReportsItsRateAgainstTheBareOperator) {
     if (args.find("sloppy-precision single") != std::string::npos) EXPECT_EQ(j["reliable_delta"].get<double>(), 0.01);
     else if (args.find("sloppy-precision half") != std::string::npos) EXPECT_EQ(j["reliable_delta"].get<double>(), 0.1);
     else EXPECT_FALSE(j.contains("reliable_delta"));
+    // kappa for the Wilson family, mass for staggered, never both
+    EXPECT_NE(j.contains("kappa"), j.contains("mass"));
+    EXPECT_EQ(j.contains("mass"), args.find("operator staggered") != std::string::npos);
     if (args.find("operator clover") == std::string::npos) EXPECT_FALSE(j.contains("clover_pc"));
     else EXPECT_EQ(j["clover_pc"], args.find("clover-pc symmetric") != std::string::npos ? "symmetric" : "asymmetric");
   }
