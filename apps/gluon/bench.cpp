@@ -227,6 +227,9 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   const double copy_total = comm::world().sum(copy.copy_gbs);
   const double fraction = copy_total > 0 ? r.effective_gbs / copy_total : 0.0;
   const double operator_fraction = copy_total > 0 ? r.operator_effective_gbs / copy_total : 0.0;
+  const double back_to_back_fraction =
+      copy_total > 0 && r.dslash_back_to_back_ms > 0 ? r.cost.bytes / (r.dslash_back_to_back_ms * 1e-3) / 1e9 / copy_total
+                                                     : 0.0;
   const bool improved = s.type == qcd::DiracType::improved_staggered;
   const std::string recon_text = improved ? fmt::format("fat 18, long {}", static_cast<int>(s.recon))
                                           : std::to_string(static_cast<int>(s.recon));
@@ -253,7 +256,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["dslash_ms"] = r.dslash_ms;
   if (r.dslash_back_to_back_ms > 0) {
     j["dslash_back_to_back_ms"] = r.dslash_back_to_back_ms;
-    j["back_to_back_fraction_of_copy"] = copy_total > 0 ? r.cost.bytes / (r.dslash_back_to_back_ms * 1e-3) / 1e9 / copy_total : 0.0;
+    j["back_to_back_fraction_of_copy"] = back_to_back_fraction;
   }
   j["flops_per_site"] = r.cost.flops_per_site;
   j["flops_per_dslash"] = r.cost.flops;
@@ -300,8 +303,7 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   if (r.dslash_back_to_back_ms > 0)
     text += fmt::format("             back to back: {:.4f} ms a call = {:.1f}% of copy (one event pair around {} calls, as a "
                         "solver and QUDA's dslash test run them)\n",
-                        r.dslash_back_to_back_ms, 100.0 * r.cost.bytes / (r.dslash_back_to_back_ms * 1e-3) / 1e9 / copy_total,
-                        o.iterations);
+                        r.dslash_back_to_back_ms, 100.0 * back_to_back_fraction, o.iterations);
   text += fmt::format("operator     M (even-odd): {:.4f} ms, {:.1f} GFLOP/s, {:.1f} GB/s effective = {:.1f}% of copy "
                       "(two hops and the xpay's read: {:.4g} bytes)\n",
                       r.operator_ms, r.operator_gflops, r.operator_effective_gbs, 100.0 * operator_fraction,

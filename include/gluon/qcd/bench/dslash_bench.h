@@ -70,7 +70,7 @@ struct DslashBenchResult {
   double dslash_back_to_back_ms = 0.0;  // the same calls back to back (time_back_to_back), one
                                         // process only (0 when split): how a solver and QUDA's
                                         // dslash test run them
-  double gflops = 0.0;       // cost.flops / dslash time
+  double gflops = 0.0;       // hop_flops() of all ranks (= cost.flops) / dslash time
   double effective_gbs = 0.0;// cost.bytes / dslash time
   double operator_ms = 0.0;  // median of the timed applications of M
   double operator_gflops = 0.0;        // flops_M() / operator time
