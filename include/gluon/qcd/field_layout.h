@@ -124,27 +124,15 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
 
 #ifdef __CUDA_ARCH__
 // One block stored with the streaming hint (st.global.cs): output the kernel never reads again,
-// kept from pushing its inputs (a stencil's neighbour spinors) out of L2.
+// kept from pushing its inputs (a stencil's neighbour spinors) out of L2. Its one caller,
+// SpinorAccessor::store_streaming, stores Dirac spinors, whose blocks are 16 bytes in every
+// precision (blocked_block).
 template <class B>
 __device__ __forceinline__ void store_evict_first(B* p, const B& w) {
-  if constexpr (sizeof(B) == 16) {
-    int4 v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<int4*>(p), v);
-  } else if constexpr (sizeof(B) == 8) {
-    int2 v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<int2*>(p), v);
-  } else if constexpr (sizeof(B) == 4) {
-    int v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<int*>(p), v);
-  } else {
-    static_assert(sizeof(B) == 2, "blocks are 16, 8, 4 or 2 bytes");
-    short v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<short*>(p), v);
-  }
+  static_assert(sizeof(B) == 16, "streaming stores are for 16-byte blocks");
+  int4 v;
+  memcpy(&v, &w, sizeof v);
+  __stcs(reinterpret_cast<int4*>(p), v);
 }
 #endif
 
