@@ -95,7 +95,8 @@ json context(const runtime::Exec& ex) {
   j["commit"] = build::git;
   j["version"] = build::version;
   const auto h = runtime::host_info();
-  j["host"] = {{"hostname", h.hostname}, {"cpu", h.cpu_model}, {"omp_threads", h.threads}};
+  j["host"] = {{"hostname", h.hostname}, {"cpu", h.cpu_model}, {"omp_threads", h.threads},
+               {"cpu_vector_isa", qcd::cpu_vector_isa()}};
   j["tuning"] = ex.on_device() ? (runtime::tuning_enabled() ? "on" : "off (GLUON_TUNE=0)") : "none on the CPU (OpenMP)";
   return j;
 }
@@ -296,8 +297,9 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   text += fmt::format("dslash       {} {} recon {} on {}: {:.4f} ms per one-parity dslash ({}, median of {})\n",
                       qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
                       r.dslash_ms, r.method, o.iterations);
-  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), {} vectors\n", r.gflops, r.cost.flops_per_site,
-                      r.field_order);
+  const bool cpu_vector = !ex.on_device() && r.field_order == "tiled";
+  text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), {} vectors{}\n", r.gflops, r.cost.flops_per_site,
+                      r.field_order, cpu_vector ? fmt::format(" ({} kernel)", qcd::cpu_vector_isa()) : "");
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
   if (r.dslash_back_to_back_ms > 0)

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "gluon/build_info.h"
+#include "gluon/qcd/dirac/dirac.h"
 #include "gluon/runtime/device_info.h"
 #include "gluon/runtime/exec.h"
 
@@ -31,7 +32,8 @@ void run_info(bool json) {
                   {"mpi", build::mpi}};
     j["default_backend"] = backend;
     j["host"] = {{"hostname", host.hostname}, {"cpu", host.cpu_model}, {"logical_cpus", host.logical_cpus},
-                 {"omp_threads", host.threads}, {"memory_bytes", host.memory}};
+                 {"omp_threads", host.threads}, {"memory_bytes", host.memory},
+                 {"cpu_vector_isa", qcd::cpu_vector_isa()}};
     j["devices"] = nlohmann::ordered_json::array();
     for (const auto& d : devices)
       j["devices"].push_back({{"ordinal", d.ordinal},
@@ -52,6 +54,9 @@ void run_info(bool json) {
              build::cuda ? fmt::format(" ({} sm_{})", build::cuda_compiler, build::cuda_architectures) : "",
              build::mpi ? "on" : "off");
   fmt::print("host         {}\n", runtime::describe(host));
+  const std::string isa = qcd::cpu_vector_isa();
+  fmt::print("cpu kernels  {}\n", isa == "none" ? std::string("scalar (no AVX2; or GLUON_CPU_SIMD=0)")
+                                               : isa + " (Dirac operators vectorised across sites; GLUON_CPU_SIMD=0: scalar)");
   if (devices.empty())
     fmt::print("devices      none{}\n", build::cuda ? " visible" : " (built without CUDA)");
   for (const auto& d : devices)

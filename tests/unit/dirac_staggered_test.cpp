@@ -651,7 +651,7 @@ TEST(StaggeredSimd, EveryFormMatchesTheReference) {
           DiracParams p = stag_params(improved, prec, improved ? Reconstruct::r18 : r, r, false, 0.11);
           p.boundary = kAntiXT;
           const StaggeredDirac op = improved ? StaggeredDirac(p, links.fat, links.lng, kCpu) : StaggeredDirac(p, links.thin, kCpu);
-          if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
+          if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
           ASSERT_EQ(op.order(), FieldOrder::tiled);
           const GaugeField& fat = improved ? links.fat : links.thin;
           const GaugeField* lng = improved ? &links.lng : nullptr;
@@ -699,7 +699,7 @@ TEST(StaggeredSimd, EvenOddMDotAndSolveOnTiledVectors) {
       const std::unique_ptr<DiracOperator> base =
           improved ? make_improved_staggered(p, links.fat, links.lng, kCpu) : make_dirac(p, links.thin, kCpu);
       const auto& op = dynamic_cast<const StaggeredDirac&>(*base);
-      if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX-512 needed)";
+      if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
       ASSERT_EQ(op.vector_params().order, FieldOrder::tiled);
       SpinorField in(op.vector_params()), want(op.vector_params()), got(op.vector_params());
       fill_gaussian(in, 66, 0, kCpu);

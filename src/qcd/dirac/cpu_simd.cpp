@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/field_layout.h"
 #include "gluon/qcd/reconstruct.h"
 
@@ -15,21 +16,36 @@ static_assert(kSimdR8HalfSlot0Scale == kR8HalfSlot0Scale && kSimdR8HalfSlot1Scal
 
 int cpu_simd_lanes() { return kTileSites; }
 
-bool cpu_simd_available() {
-  static const bool ok = [] {
-    if (const char* e = std::getenv("GLUON_CPU_SIMD"); e && std::strcmp(e, "0") == 0) return false;
+CpuSimdIsa cpu_simd_isa() {
+  static const CpuSimdIsa isa = [] {
+    const char* e = std::getenv("GLUON_CPU_SIMD");
+    if (e && std::strcmp(e, "0") == 0) return CpuSimdIsa::none;
+    const bool avx2_only = e && std::strcmp(e, "avx2") == 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (!cpu_simd_compiled()) return false;
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512cd");
-#else
-    return false;
+    if (!avx2_only && avx512::compiled() && __builtin_cpu_supports("avx512f") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd"))
+      return CpuSimdIsa::avx512;
+    if (avx2::compiled() && __builtin_cpu_supports("x86-64-v3")) return CpuSimdIsa::avx2;
 #endif
+    (void)avx2_only;
+    return CpuSimdIsa::none;
   }();
-  return ok;
+  return isa;
 }
+
+const char* cpu_simd_isa_name(CpuSimdIsa isa) {
+  switch (isa) {
+    case CpuSimdIsa::avx512: return "avx512";
+    case CpuSimdIsa::avx2: return "avx2";
+    case CpuSimdIsa::none: break;
+  }
+  return "none";
+}
+
+bool cpu_simd_available() { return cpu_simd_isa() != CpuSimdIsa::none; }
+
 
 bool cpu_simd_fits(const Geometry& g) {
   for (int mu = 0; mu < 4; ++mu)
@@ -63,3 +79,7 @@ GaugeField backward_links(const GaugeField& u, int dist) {
 }
 
 }  // namespace gluon::qcd::detail
+
+namespace gluon::qcd {
+const char* cpu_vector_isa() { return detail::cpu_simd_isa_name(detail::cpu_simd_isa()); }
+}  // namespace gluon::qcd

@@ -4,10 +4,14 @@
 //
 //   cpu_simd_lanes()           W = 8, the sites one vector holds (8 doubles in a 512-bit
 //                              register, 8 floats in a 256-bit one); the tiled order's tile
-//   cpu_simd_available()       the vector kernels are compiled in (an x86-64 build whose
-//                              compiler knows x86-64-v4: cpu_simd_compiled) and this CPU runs
-//                              them (AVX-512 F/BW/CD/DQ/VL = x86-64-v4), and GLUON_CPU_SIMD=0 is
-//                              not set (the scalar kernels, for comparison)
+//   cpu_simd_isa()             which build of the vector kernels runs here: avx512 where they
+//                              were compiled for x86-64-v4 and this CPU has AVX-512 F/BW/CD/DQ/VL,
+//                              else avx2 where they were compiled for x86-64-v3 and this CPU is
+//                              x86-64-v3 (AVX2, FMA, BMI1/2, ...), else none. GLUON_CPU_SIMD=0
+//                              gives none (the scalar kernels, for comparison), =avx2 the avx2
+//                              build on an AVX-512 CPU
+//   cpu_simd_isa_name(isa)     "avx512", "avx2", "none"
+//   cpu_simd_available()       cpu_simd_isa() != none
 //   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
 //                              dimension, X/2 a multiple of W (the precisions and link
 //                              compressions each kernel takes: wilson_simd.h, staggered_simd.h)
@@ -17,9 +21,9 @@
 //                              direction, instead of from 4 (8) neighbouring rows. Twice the link
 //                              memory, the same traffic a dslash (d = 1 Wilson and fat, 3 long)
 //
-// The kernels: wilson_simd.h, staggered_simd.h. Their *_avx512.cpp files are the only ones
-// compiled for x86-64-v4 (src/CMakeLists.txt): everything else stays baseline x86-64, so one
-// binary runs on any x86-64 CPU, and the path is chosen at run time.
+// The kernels: wilson_simd.h, staggered_simd.h. Their *_avx512.cpp and *_avx2.cpp files are the
+// only ones compiled for x86-64-v4 and x86-64-v3 (src/CMakeLists.txt): everything else stays
+// baseline x86-64, so one binary runs on any x86-64 CPU, and the path is chosen at run time.
 #include "cpu_simd_kernel.h"
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/geometry.h"
@@ -28,6 +32,8 @@
 namespace gluon::qcd::detail {
 
 int cpu_simd_lanes();
+CpuSimdIsa cpu_simd_isa();
+const char* cpu_simd_isa_name(CpuSimdIsa isa);
 bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
 GaugeField backward_links(const GaugeField& u, int dist);

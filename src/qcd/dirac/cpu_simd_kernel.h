@@ -1,8 +1,8 @@
 #pragma once
-// Private: what the CPU kernels vectorised across sites (the *_avx512.cpp files) and their
-// baseline callers share. Plain declarations only, and no library header: the files that define
-// these are compiled for x86-64-v4, and an inline library function instantiated there could be
-// picked by the linker for baseline callers.
+// Private: what the CPU kernels vectorised across sites (the *_avx512.cpp and *_avx2.cpp files)
+// and their baseline callers share. Plain declarations only, and no library header: the files
+// that define these are compiled for x86-64-v4 and x86-64-v3, and an inline library function
+// instantiated there could be picked by the linker for baseline callers.
 
 namespace gluon::qcd::detail {
 
@@ -10,9 +10,20 @@ namespace gluon::qcd::detail {
 // 512-bit vector of doubles, one 256-bit vector of floats.
 inline constexpr int kTileSites = 8;
 
-// Whether the *_avx512.cpp files were compiled with AVX-512 (else their kernels only return
-// false: a non-x86 build, or a compiler without x86-64-v4).
-bool cpu_simd_compiled();
+// The instruction sets the vector kernels are built for. Every kernel file is there twice, from
+// one source: *_avx512.cpp compiled for x86-64-v4 (AVX-512) into namespace avx512, *_avx2.cpp
+// for x86-64-v3 (AVX2 and FMA) into namespace avx2; cpu_simd.h's cpu_simd_isa() picks one at run
+// time.
+enum class CpuSimdIsa { none, avx2, avx512 };
+
+// Whether that namespace's files were compiled for their target (else their kernels only return
+// false: a non-x86 build, or a compiler without x86-64-v4 / x86-64-v3).
+namespace avx512 {
+bool compiled();
+}
+namespace avx2 {
+bool compiled();
+}
 
 // Half r8 links: the value of angle slots 0 and 1 is int16 / 32767 times these (reconstruct.h's
 // kR8HalfSlot0Scale and kR8HalfSlot1Scale, which cpu_simd.cpp checks they equal).

@@ -1,6 +1,6 @@
 #pragma once
 // Private: an r8 link (reconstruct.h's Recon<r8>) rebuilt on the W lanes of a tile, for the CPU
-// vector kernels (included only by the *_avx512.cpp kernels through their impl headers, so
+// vector kernels (included only by the *_avx512.cpp and *_avx2.cpp kernels through their impl headers, so
 // everything here has internal linkage and includes no library header). Half storage
 // (unpack<true>): the stored integers times half_slot_scale(r) are the slots' values, and the
 // rebuilt link is the link itself (not 32767 times it, as the kernels use r18 and r12 half links).
@@ -18,7 +18,7 @@
 // swaps and negates the two.
 #include "cpu_simd_vector.h"
 
-#if defined(__AVX512F__)
+#if defined(GLUON_CPU_SIMD)
 
 namespace gluon::qcd::detail {
 namespace {
@@ -161,4 +161,4 @@ struct SimdR8 {
 }  // namespace
 }  // namespace gluon::qcd::detail
 
-#endif  // __AVX512F__
+#endif  // GLUON_CPU_SIMD

@@ -1,15 +1,25 @@
 #pragma once
 // Private: the vector type of the CPU kernels vectorised across the W sites of a tile
 // (FieldOrder::tiled, field_layout.h): Simd<T>, with loads, stores, lane windows and complex
-// arithmetic on W complex numbers at once. Included only by the *_avx512.cpp kernels (through
-// wilson_simd_impl.h, staggered_simd_impl.h), so everything here has internal linkage and includes
-// no header with inline functions: those files are compiled for x86-64-v4, and an inline function
-// instantiated there could be picked by the linker for baseline callers.
+// arithmetic on W complex numbers at once. Included only by the *_avx512.cpp and *_avx2.cpp kernels
+// (through wilson_simd_impl.h, staggered_simd_impl.h), so everything here has internal linkage and
+// includes no header with inline functions: those files are compiled for x86-64-v4 and x86-64-v3,
+// and an inline function instantiated there could be picked by the linker for baseline callers.
+//
+// The code is written once in GCC's generic vectors. With AVX-512 (x86-64-v4) a vector of 8
+// doubles is one zmm register and 8 floats one ymm; with AVX2 and FMA (x86-64-v3) the compiler
+// splits the 8 doubles into two ymm registers, of which there are 16, not 32 (the Wilson
+// kernel's accumulator then lives partly on the stack). GLUON_CPU_SIMD says that the file's
+// target has at least x86-64-v3; the few intrinsics below pick their instruction by __AVX512F__.
 #include <cstdint>
 
 #include "cpu_simd_kernel.h"  // kTileSites
 
-#if defined(__AVX512F__)
+#if defined(__AVX2__) && defined(__FMA__)
+#define GLUON_CPU_SIMD 1
+#endif
+
+#if defined(GLUON_CPU_SIMD)
 
 #include <immintrin.h>  // always-inline intrinsics only: nothing the linker could pick
 
@@ -76,16 +86,35 @@ struct Simd {
     static_assert(sizeof(T) == 4, "half storage is computed in single precision");
     __m256 f;
     __builtin_memcpy(&f, &v, sizeof f);
-    const __m128i h = _mm256_cvtepi32_epi16(_mm256_cvtps_epi32(f));
+    const __m256i i = _mm256_cvtps_epi32(f);  // a NaN converts to 0x80000000
+#if defined(__AVX512F__)
+    const __m128i h = _mm256_cvtepi32_epi16(i);  // the low 16 bits of each lane (vpmovdw)
+#else
+    // The same truncation in AVX2: the low 2 bytes of each 32-bit lane, within each 128-bit
+    // half, then the two halves' low 64 bits together (a saturating pack would store a NaN as
+    // -32768, not 0).
+    const __m256i lo16 = _mm256_shuffle_epi8(
+        i, _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1,  //
+                            0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1));
+    const __m128i h = _mm256_castsi256_si128(_mm256_permute4x64_epi64(lo16, 0x08));  // qwords 0, 2
+#endif
     _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   static GLUON_SIMD_INLINE V sqrt(V v) {
     if constexpr (sizeof(T) == 8) {
+#if defined(__AVX512F__)
       __m512d x;
       __builtin_memcpy(&x, &v, sizeof x);
       x = _mm512_sqrt_pd(x);
       __builtin_memcpy(&v, &x, sizeof x);
+#else
+      __m256d x[2];
+      __builtin_memcpy(x, &v, sizeof x);
+      x[0] = _mm256_sqrt_pd(x[0]);
+      x[1] = _mm256_sqrt_pd(x[1]);
+      __builtin_memcpy(&v, x, sizeof x);
+#endif
     } else {
       __m256 x;
       __builtin_memcpy(&x, &v, sizeof x);
@@ -189,4 +218,4 @@ GLUON_SIMD_INLINE TilePos tile_pos(std::int64_t tile, const int* dims, int parit
 }  // namespace
 }  // namespace gluon::qcd::detail
 
-#endif  // __AVX512F__
+#endif  // GLUON_CPU_SIMD

@@ -74,11 +74,13 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
     partials.assign(static_cast<std::size_t>((tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
     a.dot_partials = partials.data();
   }
+  const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
+  auto* const kernel = p == Precision::double_ ? (v4 ? avx512::staggered_simd_double : avx2::staggered_simd_double)
+                       : p == Precision::single ? (v4 ? avx512::staggered_simd_single : avx2::staggered_simd_single)
+                                                : (v4 ? avx512::staggered_simd_half : avx2::staggered_simd_half);
   for (int parity = p0; parity <= p1; ++parity) {
     a.parity = parity;
-    const bool ran = p == Precision::double_ ? staggered_simd_double(a)
-                     : p == Precision::single ? staggered_simd_single(a)
-                                              : staggered_simd_half(a);
+    const bool ran = kernel(a);
     if (!ran) return false;  // (only before the first launch: the arguments are the same for both)
   }
   if (dot) {

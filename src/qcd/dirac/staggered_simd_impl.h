@@ -1,7 +1,7 @@
 #pragma once
 // Private: the naive and improved staggered dslash vectorised across W sites of one x-row
-// (staggered_simd.h), included only by staggered_simd_{double,single,half}_avx512.cpp. Everything
-// here has internal linkage and includes no library header (cpu_simd_kernel.h says why).
+// (staggered_simd.h), included only by staggered_simd_{double,single,half}_{avx512,avx2}.cpp.
+// Everything here has internal linkage and includes no library header (cpu_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
 // ((s / W) * nobj * nreals + obj * nreals + r) * W + s % W (W = 8). One task is one tile of W
@@ -32,7 +32,7 @@
 #include "cpu_simd_vector.h"
 #include "staggered_simd_kernel.h"
 
-#if defined(__AVX512F__)
+#if defined(GLUON_CPU_SIMD)
 
 namespace gluon::qcd::detail {
 namespace {
@@ -425,4 +425,4 @@ bool run(const StaggeredSimdArgs& a) {
 }  // namespace
 }  // namespace gluon::qcd::detail
 
-#endif  // __AVX512F__
+#endif  // GLUON_CPU_SIMD

@@ -44,10 +44,18 @@ struct StaggeredSimdArgs {
   double* dot_partials = nullptr;
 };
 
-// Defined in the x86-64-v4 files; they return false when that file was compiled without
-// AVX-512 (a non-x86 build) or for arguments they do not take, so callers need no build flag.
+// Defined in the x86-64-v4 (avx512) and x86-64-v3 (avx2) files; they return false when that
+// file was compiled without its instruction set (a non-x86 build) or for arguments they do not
+// take, so callers need no build flag.
+namespace avx512 {
 bool staggered_simd_double(const StaggeredSimdArgs& a);
 bool staggered_simd_single(const StaggeredSimdArgs& a);
 bool staggered_simd_half(const StaggeredSimdArgs& a);  // int16 storage, computed in float
+}  // namespace avx512
+namespace avx2 {
+bool staggered_simd_double(const StaggeredSimdArgs& a);
+bool staggered_simd_single(const StaggeredSimdArgs& a);
+bool staggered_simd_half(const StaggeredSimdArgs& a);
+}  // namespace avx2
 
 }  // namespace gluon::qcd::detail

@@ -49,10 +49,11 @@ bool try_wilson_simd(const DslashCall& call) {
   a.x_shift = call.x ? parity_shift(*call.x, call.parity) : 0;
   a.a = call.a;
   a.dagger = call.dagger;
+  const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   switch (gp.precision) {
-    case Precision::double_: return wilson_simd_double(a);
-    case Precision::single: return wilson_simd_single(a);
-    case Precision::half: return wilson_simd_half(a);
+    case Precision::double_: return v4 ? avx512::wilson_simd_double(a) : avx2::wilson_simd_double(a);
+    case Precision::single: return v4 ? avx512::wilson_simd_single(a) : avx2::wilson_simd_single(a);
+    case Precision::half: return v4 ? avx512::wilson_simd_half(a) : avx2::wilson_simd_half(a);
   }
   return false;
 }

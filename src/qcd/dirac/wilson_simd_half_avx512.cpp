@@ -2,10 +2,10 @@
 // single precision (wilson_simd_impl.h); compiled for x86-64-v4.
 #include "wilson_simd_impl.h"
 
-namespace gluon::qcd::detail {
+namespace gluon::qcd::detail::avx512 {
 #if defined(__AVX512F__)
 bool wilson_simd_half(const WilsonSimdArgs& a) { return run<float, std::int16_t>(a); }
 #else
 bool wilson_simd_half(const WilsonSimdArgs&) { return false; }
 #endif
-}  // namespace gluon::qcd::detail
+}  // namespace gluon::qcd::detail::avx512

@@ -1,7 +1,7 @@
 #pragma once
 // Private: the Wilson dslash vectorised across W sites of one x-row (wilson_simd.h), included only
-// by wilson_simd_{double,single,half}_avx512.cpp. Everything here has internal linkage and includes no
-// library header (wilson_simd_kernel.h says why).
+// by wilson_simd_{double,single,half}_{avx512,avx2}.cpp. Everything here has internal linkage and
+// includes no library header (wilson_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
 // ((s / W) * nobj * nreals + obj * nreals + r) * W + s % W (W = 8), so real r of W consecutive
@@ -35,7 +35,7 @@
 #include "cpu_simd_vector.h"
 #include "wilson_simd_kernel.h"
 
-#if defined(__AVX512F__)
+#if defined(GLUON_CPU_SIMD)
 
 namespace gluon::qcd::detail {
 namespace {
@@ -532,4 +532,4 @@ bool run(const WilsonSimdArgs& a) {
 }  // namespace gluon::qcd::detail
 
 
-#endif  // __AVX512F__
+#endif  // GLUON_CPU_SIMD

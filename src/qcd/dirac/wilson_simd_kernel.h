@@ -34,10 +34,17 @@ struct WilsonSimdArgs {
   double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
 };
 
-// Defined in the x86-64-v4 files; they return false when that file was compiled without
-// AVX-512 (a non-x86 build), so callers need no build flag.
+// Defined in the x86-64-v4 (avx512) and x86-64-v3 (avx2) files; they return false when that
+// file was compiled without its instruction set (a non-x86 build), so callers need no build flag.
+namespace avx512 {
 bool wilson_simd_double(const WilsonSimdArgs& a);
 bool wilson_simd_single(const WilsonSimdArgs& a);
 bool wilson_simd_half(const WilsonSimdArgs& a);  // int16 storage, computed in float
+}  // namespace avx512
+namespace avx2 {
+bool wilson_simd_double(const WilsonSimdArgs& a);
+bool wilson_simd_single(const WilsonSimdArgs& a);
+bool wilson_simd_half(const WilsonSimdArgs& a);
+}  // namespace avx2
 
 }  // namespace gluon::qcd::detail

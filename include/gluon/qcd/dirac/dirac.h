@@ -10,6 +10,7 @@
 //                    (vector_params(): full lattice, or the even sites when preconditioned);
 //                    prepare()/reconstruct() map a full source to the preconditioned system and
 //                    its solution back to the full solution; flop counts for benchmarks.
+//   cpu_vector_isa() which build of the CPU vector kernels runs here (avx512, avx2, none).
 //   make_dirac(...)  builds one from a gauge field of any storage (links are converted to the
 //                    operator's precision/compression/layout on its Exec). Improved staggered
 //                    takes its one-hop (fat) and three-hop (long/Naik) links as inputs.
@@ -154,5 +155,11 @@ std::unique_ptr<DiracOperator> make_dirac(const DiracParams& p, const GaugeField
 std::unique_ptr<DiracOperator> make_improved_staggered(const DiracParams& p, const GaugeField& fat,
                                                        const GaugeField& longlinks,
                                                        const runtime::Exec& ex);
+
+// Which build of the CPU kernels vectorised across sites (the tiled field order) the CPU
+// operators use on this host: "avx512", "avx2", or "none" (the scalar kernels only; also the
+// answer for lattices those kernels do not take, wilson.h and staggered.h). The environment
+// variable GLUON_CPU_SIMD=0 forces "none", =avx2 the avx2 build on an AVX-512 CPU.
+const char* cpu_vector_isa();
 
 }  // namespace gluon::qcd
