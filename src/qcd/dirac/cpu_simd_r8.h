@@ -23,9 +23,9 @@
 namespace gluon::qcd::detail {
 namespace {
 
-template <class T>
+template <class T, int L = kTileSites>
 struct SimdR8 {
-  using S = Simd<T>;
+  using S = Simd<T, L>;
   using V = typename S::V;
   using M = typename S::M;
   using C = typename S::C;

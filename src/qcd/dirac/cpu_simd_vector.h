@@ -28,26 +28,47 @@
 namespace gluon::qcd::detail {
 namespace {
 
-template <class T> struct VecOf;
-template <> struct VecOf<double> {
+// L lanes of T, the integer mask of the same shape, and L int16 and L int32 (half precision).
+// (Spelled out per L: GCC takes no vector_size that depends on a template parameter.)
+template <class T, int L> struct VecOf;
+template <> struct VecOf<double, 8> {
   typedef double type __attribute__((vector_size(64)));
   typedef long long mask __attribute__((vector_size(64)));
+  typedef short i16 __attribute__((vector_size(16)));
+  typedef int i32 __attribute__((vector_size(32)));
 };
-template <> struct VecOf<float> {  // 8 floats: a tile is 8 sites in either precision
+template <> struct VecOf<double, 4> {
+  typedef double type __attribute__((vector_size(32)));
+  typedef long long mask __attribute__((vector_size(32)));
+  typedef short i16 __attribute__((vector_size(8)));
+  typedef int i32 __attribute__((vector_size(16)));
+};
+template <> struct VecOf<float, 8> {
   typedef float type __attribute__((vector_size(32)));
   typedef int mask __attribute__((vector_size(32)));
+  typedef short i16 __attribute__((vector_size(16)));
+  typedef int i32 __attribute__((vector_size(32)));
 };
 
-template <class T>
+// W = L sites a vector. By default a whole tile (kTileSites = 8 in either precision); a kernel
+// may take W = 4, half a tile, where 8 doubles would need two registers each (AVX2): real r of
+// the W sites from site s is then at tile(s) + r kStride + s % kStride, still one aligned load.
+template <class T, int L = kTileSites>
 struct Simd {
-  using V = typename VecOf<T>::type;
-  using M = typename VecOf<T>::mask;
-  static constexpr int W = kTileSites;
-  static_assert(sizeof(V) == W * sizeof(T));
+  using V = typename VecOf<T, L>::type;
+  using M = typename VecOf<T, L>::mask;
+  static constexpr int W = L;
+  static constexpr int kStride = kTileSites;  // between reals of a tile in memory (the tiled order)
+  static_assert(sizeof(V) == W * sizeof(T) && kStride % W == 0);
 
   struct C {  // W complex numbers
     V re, im;
   };
+  // 0, 1, .., W - 1
+  static constexpr M iota() {
+    if constexpr (W == 8) return M{0, 1, 2, 3, 4, 5, 6, 7};
+    else return M{0, 1, 2, 3};
+  }
 
   static GLUON_SIMD_INLINE V load(const T* p) {
     V v;
@@ -60,20 +81,18 @@ struct Simd {
   // Half precision storage (precision.h): W int16 of W consecutive sites, as reals (exact; the
   // caller applies the scale).
   static GLUON_SIMD_INLINE V load(const std::int16_t* p) {
-    typedef short H __attribute__((vector_size(2 * W)));
-    H h;
+    typename VecOf<T, L>::i16 h;
     __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
     return __builtin_convertvector(h, V);
   }
   // Half precision as integers: W int32 lanes (exact sums of stored integers, no rounding), so
   // that sums of two stored values are taken before the conversion to reals.
-  typedef int VI __attribute__((vector_size(4 * W)));
+  using VI = typename VecOf<T, L>::i32;
   struct CI {  // W complex integers
     VI re, im;
   };
   static GLUON_SIMD_INLINE VI load_int(const std::int16_t* p) {
-    typedef short H __attribute__((vector_size(2 * W)));
-    H h;
+    typename VecOf<T, L>::i16 h;
     __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
     return __builtin_convertvector(h, VI);
   }
@@ -102,7 +121,12 @@ struct Simd {
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   static GLUON_SIMD_INLINE V sqrt(V v) {
-    if constexpr (sizeof(T) == 8) {
+    if constexpr (sizeof(V) == 32 && sizeof(T) == 8) {
+      __m256d x;
+      __builtin_memcpy(&x, &v, sizeof x);
+      x = _mm256_sqrt_pd(x);
+      __builtin_memcpy(&v, &x, sizeof x);
+    } else if constexpr (sizeof(T) == 8) {
 #if defined(__AVX512F__)
       __m512d x;
       __builtin_memcpy(&x, &v, sizeof x);
@@ -125,7 +149,7 @@ struct Simd {
   }
 
   // N reals of the W sites of a tile (v[r]: real r) stored in half precision at p (real r at
-  // p + r W), with each site's norm at norm[0 .. W): spinor_accessor.h's encoding, norm = the
+  // p + r kStride), with each site's norm at norm[0 .. W): spinor_accessor.h's encoding, norm = the
   // site's largest |real| (a NaN kept, so the site reads back NaN; below 1e-30 the site stores
   // zero), each real rounded from v * 32767 / norm.
   template <int N>
@@ -139,7 +163,7 @@ struct Simd {
     mx = mx < splat(T(1e-30)) ? V{} : mx;
     store(norm, mx);
     const V k = mx > V{} ? T(32767) / mx : V{};
-    for (int r = 0; r < N; ++r) store(p + r * W, v[r] * k);
+    for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k);
   }
 
   // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,
@@ -148,13 +172,13 @@ struct Simd {
   template <int n, class Vec>
   static GLUON_SIMD_INLINE Vec window(Vec a, Vec b) {
     static_assert(n > 0 && n < W);
-    constexpr M idx = M{0, 1, 2, 3, 4, 5, 6, 7} + n;
+    constexpr M idx = iota() + n;
     return __builtin_shuffle(a, b, idx);
   }
-  // [a_1 .. a_7, b_0]: the sites one to the right, the last from the next tile.
+  // [a_1 .. a_{W-1}, b_0]: the sites one to the right, the last from the next tile.
   template <class Vec>
   static GLUON_SIMD_INLINE Vec shift_up(Vec a, Vec b) { return window<1>(a, b); }
-  // [a_7, b_0 .. b_6]: the sites one to the left, the first from the previous tile.
+  // [a_{W-1}, b_0 .. b_{W-2}]: the sites one to the left, the first from the previous tile.
   template <class Vec>
   static GLUON_SIMD_INLINE Vec shift_down(Vec a, Vec b) { return window<W - 1>(a, b); }
 
@@ -191,16 +215,17 @@ struct Simd {
 };
 
 // Where tile `tile` of output parity `parity` lies (the tiled order of an even-odd field, x
-// fastest, X/2 a multiple of W): x-row `row` with y, z, t = c[1..3], its first half-row index k0,
+// fastest, X/2 a multiple of W; tiles of W sites, W = kTileSites or a kernel's half tile): x-row `row` with y, z, t = c[1..3], its first half-row index k0,
 // and the x parity o = (parity + y + z + t) % 2 of all its sites (x = 2k + o).
 struct TilePos {
   std::int64_t i0, row;  // index of lane 0 within the parity; row index
   int Xh, k0, o;
   int c[4];  // c[0] unused
 };
+template <int W = kTileSites>
 GLUON_SIMD_INLINE TilePos tile_pos(std::int64_t tile, const int* dims, int parity) {
   TilePos t;
-  t.i0 = tile * kTileSites;
+  t.i0 = tile * W;
   t.Xh = dims[0] / 2;
   t.row = t.i0 / t.Xh;
   t.k0 = static_cast<int>(t.i0 - t.row * t.Xh);

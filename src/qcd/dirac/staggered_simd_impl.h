@@ -280,7 +280,7 @@ struct StaggeredKernel {
     St* po = out + (s0 - out_shift) * 6;
     const V cf = S::splat(c_fat);
     double dot = 0.0;
-    using VD = typename VecOf<double>::type;
+    using VD = typename VecOf<double, W>::type;
     VD dv{};
     V xs{};  // half: x's norms / 32767
     if constexpr (kHalf && HasX) xs = S::load(x_norm + (s0 - x_shift)) * S::splat(T(1) / kHalfMax);

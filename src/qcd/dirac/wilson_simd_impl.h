@@ -4,10 +4,12 @@
 // includes no library header (wilson_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
-// ((s / W) * nobj * nreals + obj * nreals + r) * W + s % W (W = 8), so real r of W consecutive
-// sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One task is one tile
-// of W output sites: they lie in one x-row (fixed y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t) % 2
-// for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
+// ((s / 8) * nobj * nreals + obj * nreals + r) * 8 + s % 8 (tiles of kT = 8 sites), so real r of
+// 8 consecutive sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One
+// task is W output sites, a whole tile (W = 8) or, in double without AVX-512, half a tile (W = 4,
+// 256 bits; kWilsonLanes says why): below, "tile" means a task's W sites. They lie in one x-row
+// (fixed y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t)
+// % 2 for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
 // (same k), and the x neighbours are the same tile (x+1 when o = 0, x-1 when o = 1) or the tile
 // shifted by one site, taking one site from the next (previous) tile of the row, which wraps to
 // the row's first (last) tile at the row's end: two loads and one lane shift (valign). Links:
@@ -55,15 +57,26 @@ constexpr Entry kGamma[4][4] = {
 // Epilogues (wilson_internal.h's DslashFuse): out = a D in (+ x), a C D in (+ x), C x + a D in.
 enum Fuse : int { kPlain = 0, kClover = 1, kCloverOnX = 2 };
 
+// Sites a task: a whole tile, except in double without AVX-512. There the 8 doubles of a tile
+// would take two of AVX2's 16 registers a vector, and the accumulator alone (24 vectors) would
+// live on the stack; a task is half a tile, 4 doubles a register (measured on an AVX2 Zen 3:
+// bench/results/2026-11-25-cpu-avx2/).
+#if defined(__AVX512F__)
+template <class T> inline constexpr int kWilsonLanes = kTileSites;
+#else
+template <class T> inline constexpr int kWilsonLanes = sizeof(T) == 8 ? 4 : kTileSites;
+#endif
+
 // One launch: storage St (T, or int16_t with T = float: half), output parity, dagger, link
 // compression and epilogue fixed.
 template <class T, class St, int NR, bool Dagger, bool HasX, int F>
 struct Kernel {
-  using S = Simd<T>;
+  using S = Simd<T, kWilsonLanes<T>>;
   using V = typename S::V;
   using C = typename S::C;
   using CI = typename S::CI;
-  static constexpr int W = S::W;
+  static constexpr int W = S::W;          // sites a task (lanes)
+  static constexpr int kT = kTileSites;   // sites a tile of the memory layout
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
   // Half: r18 and r12 links are used as stored (integers 32767 times the entries), so each hop's
@@ -93,18 +106,18 @@ struct Kernel {
   T phase_f[4], phase_b[4];
 
 
-  // Spinor tile holding site s (first site of a tile) of `f`.
+  // Real 0 of site s (the first of a task's W sites) of spinor field f: real r is r kT further.
   template <class P>
   static GLUON_SIMD_INLINE P* spinor_tile(P* f, std::int64_t s) {
-    return f + s * 24;  // (s / W) * 24 * W
+    return f + (s / kT) * (24 * kT) + s % kT;
   }
   // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
   // the stored integers as integer lanes (CI; project adds them before converting, the hop's
   // scale comes after).
   static GLUON_SIMD_INLINE auto load_c(const St* tile, int sp, int c) {
-    const St* p = tile + ((sp * 3 + c) * 2) * W;
-    if constexpr (kHalf) return CI{S::load_int(p), S::load_int(p + W)};
-    else return C{S::load(p), S::load(p + W)};
+    const St* p = tile + ((sp * 3 + c) * 2) * kT;
+    if constexpr (kHalf) return CI{S::load_int(p), S::load_int(p + kT)};
+    else return C{S::load(p), S::load(p + kT)};
   }
   // Half: the norms of the W sites of `in` from site s (first of a tile) times kHalfHop (the
   // spinor's and the link's 1/32767); else unused.
@@ -112,9 +125,10 @@ struct Kernel {
     if constexpr (kHalf) return S::load(in_norm + (s - in_shift)) * S::splat(kHalfHop);
     else return V{};
   }
-  // Link tile of direction mu at site s (first site of a tile) of the links f (u or u_back).
+  // Real 0 of the link of direction mu at site s (the first of a task) of the links f (u or
+  // u_back); real r is r kT further.
   static GLUON_SIMD_INLINE const St* link_tile(const St* f, std::int64_t s, int mu) {
-    return f + (s / W) * (4 * NR * W) + mu * NR * W;
+    return f + (s / kT) * (4 * NR * kT) + mu * NR * kT + s % kT;
   }
   // Half: the stored integer (kHalfHop in the hop's scale has its 1/32767).
   static GLUON_SIMD_INLINE V link_real(const St* p) { return S::load(p); }
@@ -200,7 +214,7 @@ struct Kernel {
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
     } else if constexpr (NR == 8) {
       C m[3][3];
-      SimdR8<T>::template unpack<kHalf>(get, m);
+      SimdR8<T, W>::template unpack<kHalf>(get, m);
       transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return m[i][j]; }, h);
     } else {
       C m[3][3];
@@ -222,7 +236,7 @@ struct Kernel {
     project<mu, kFwd>(get, h);
     if (scaled) scale(h, sc);
     const St* lt = link_tile(u, s0, mu);
-    link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * W); }, h);
+    link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * kT); }, h);
   }
   // Backward hop: the neighbours' spinors through getp, their links stored at the tile (u_back).
   template <int mu, class GetP>
@@ -232,35 +246,36 @@ struct Kernel {
     project<mu, -kFwd>(getp, h);
     if (scaled) scale(h, sc);
     const St* lt = link_tile(u_back, s0, mu);
-    link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * W); }, h);
+    link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * kT); }, h);
   }
 
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
   // entries, then the 15 complex entries below the diagonal, row by row).
   // Half: C = the stored integers times the block's norm / 32767, applied to w first.
   GLUON_SIMD_INLINE void apply_clover(std::int64_t s0, C v[4][3]) const {
-    const St* ct = clov + (s0 / W) * (72 * W);
+    const St* ct = clov + (s0 / kT) * (72 * kT) + s0 % kT;
     V bscale[2];
     if constexpr (kHalf) {  // norms [2 s + b]: the W sites' pairs, split into blocks 0 and 1
+      static_assert(W == 8, "half runs whole tiles");
       using M = typename S::M;
       const V n0 = S::load(clov_norm + 2 * s0), n1 = S::load(clov_norm + 2 * s0 + W);
       bscale[0] = __builtin_shuffle(n0, n1, M{0, 2, 4, 6, 8, 10, 12, 14}) * S::splat(T(1) / kHalfMax);
       bscale[1] = __builtin_shuffle(n0, n1, M{1, 3, 5, 7, 9, 11, 13, 15}) * S::splat(T(1) / kHalfMax);
     }
     for (int b = 0; b < 2; ++b) {
-      const St* cb = ct + b * 36 * W;
+      const St* cb = ct + b * 36 * kT;
       C w[6], o[6];
       for (int cc = 0; cc < 3; ++cc) w[cc] = v[2 * b][cc], w[3 + cc] = v[2 * b + 1][cc];
       if constexpr (kHalf)
         for (int i = 0; i < 6; ++i) w[i] = {w[i].re * bscale[b], w[i].im * bscale[b]};
       for (int i = 0; i < 6; ++i) {
-        const V d = S::load(cb + i * W);
+        const V d = S::load(cb + i * kT);
         o[i] = {d * w[i].re, d * w[i].im};
       }
       for (int i = 1; i < 6; ++i)
         for (int j = 0; j < i; ++j) {
           const int k = i * (i - 1) / 2 + j;
-          const C h = {S::load(cb + (6 + 2 * k) * W), S::load(cb + (7 + 2 * k) * W)};
+          const C h = {S::load(cb + (6 + 2 * k) * kT), S::load(cb + (7 + 2 * k) * kT)};
           o[i] = S::add(o[i], S::mul(h, w[j]));
           o[j] = S::add(o[j], S::conj_mul(h, w[i]));
         }
@@ -271,30 +286,33 @@ struct Kernel {
   // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out): the
   // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
   // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
+  // A half-tile task prefetches its whole tile (tp rounded down to it).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
-    constexpr int spinor_bytes = 24 * W * sizeof(St);
-    const TilePos tp = tile_pos(tile, dims, parity);
+    constexpr int spinor_bytes = 24 * kT * sizeof(St);
+    TilePos tp = tile_pos<W>(tile, dims, parity);
+    tp.i0 -= tp.i0 % kT;
+    tp.k0 -= tp.k0 % kT;
     const std::int64_t s0 = parity * half + tp.i0;
     const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
     prefetch_in(row0 + tp.row * tp.Xh);
-    S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * W * sizeof(St));
-    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * W * sizeof(St));
+    S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * kT * sizeof(St));
+    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * kT * sizeof(St));
     for (int mu = 1; mu < 4; ++mu) {
       prefetch_in(row0 + neighbour_row(tp, mu, true) * tp.Xh);
       prefetch_in(row0 + neighbour_row(tp, mu, false) * tp.Xh);
     }
-    S::prefetch_bytes(out + (s0 - out_shift) * 24, spinor_bytes, true);
-    if constexpr (HasX) S::prefetch_bytes(x + (s0 - x_shift) * 24, spinor_bytes);
-    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / W) * (72 * W), 72 * W * sizeof(St));
+    S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
+    if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes);
+    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St));
     if constexpr (kHalf) {
-      S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
-      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
-      if constexpr (F != kPlain) S::prefetch_bytes(clov_norm + 2 * s0, 2 * W * sizeof(float));
+      S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true);
+      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kT * sizeof(float));
+      if constexpr (F != kPlain) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float));
     }
   }
   GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
-    S::prefetch_bytes(spinor_tile(in, s - in_shift), 24 * W * sizeof(St));
-    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), W * sizeof(float));
+    S::prefetch_bytes(spinor_tile(in, s - in_shift), 24 * kT * sizeof(St));
+    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), kT * sizeof(float));
   }
 
   // The W sites of a spinor field f (norms fn) from site s (first of a tile), decoded.
@@ -320,15 +338,15 @@ struct Kernel {
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) {
           const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * W, v[sp][cc].re);
-          S::store(po + (r + 1) * W, v[sp][cc].im);
+          S::store(po + r * kT, v[sp][cc].re);
+          S::store(po + (r + 1) * kT, v[sp][cc].im);
         }
     }
   }
 
   // The W output sites of tile `tile` of the output parity.
   GLUON_SIMD_INLINE void run_tile(std::int64_t tile) const {
-    const TilePos tp = tile_pos(tile, dims, parity);
+    const TilePos tp = tile_pos<W>(tile, dims, parity);
     const std::int64_t i0 = tp.i0, row = tp.row;
     const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
     const std::int64_t s0 = parity * half + i0;  // eo index of lane 0
@@ -443,7 +461,8 @@ struct Kernel {
 
 template <class T, class St, int NR, bool Dagger, bool HasX, int F>
 void launch(const WilsonSimdArgs& a) {
-  Kernel<T, St, NR, Dagger, HasX, F> k;
+  using K = Kernel<T, St, NR, Dagger, HasX, F>;
+  K k;
   k.u = static_cast<const St*>(a.u);
   k.u_back = static_cast<const St*>(a.u_back);
   k.out = static_cast<St*>(a.out);
@@ -472,13 +491,14 @@ void launch(const WilsonSimdArgs& a) {
   // data than the caches hold at 48^4: on the 16-core Xeon host the same volume with small time
   // slices (16^3 x 1296) ran 14-18% (double) and 10-14% (single) faster
   // (bench/results/2026-11-24-cpu-wilson-blocked).
-  const int ntx = a.dims[0] / 2 / Simd<T>::W;  // tiles per x-row
+  const int ntx = a.dims[0] / 2 / K::W;  // tasks per x-row
   const std::int64_t yz = static_cast<std::int64_t>(a.dims[1]) * a.dims[2];
   const int nt = a.dims[3];
   // Tiles prefetched ahead in the thread's order: 1, 2, 4 and 8 measured on the 2-core Zen 5 VM,
   // 2 the best or equal; streaming (non-temporal) stores of out were no faster at 16^4 and
   // slower in double.
-  constexpr std::int64_t ahead = 2;
+  // (Half-tile tasks: as many tasks as make 2 tiles.)
+  constexpr std::int64_t ahead = 2 * kTileSites / K::W;
 #pragma omp parallel
   {
     const std::int64_t nth = omp_get_num_threads(), id = omp_get_thread_num();
