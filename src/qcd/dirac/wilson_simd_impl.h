@@ -106,10 +106,17 @@ struct Kernel {
   T phase_f[4], phase_b[4];
 
 
+  // Where site s (the first of a task's W sites) lies in its tile: 0 for whole-tile tasks (the
+  // compiler cannot know that s is a multiple of kT there).
+  static GLUON_SIMD_INLINE std::int64_t lane_offset(std::int64_t s) {
+    if constexpr (W == kT) return 0;
+    else return s % kT;
+  }
   // Real 0 of site s (the first of a task's W sites) of spinor field f: real r is r kT further.
   template <class P>
   static GLUON_SIMD_INLINE P* spinor_tile(P* f, std::int64_t s) {
-    return f + (s / kT) * (24 * kT) + s % kT;
+    if constexpr (W == kT) return f + s * 24;  // (s / kT) * 24 kT
+    else return f + (s / kT) * (24 * kT) + s % kT;
   }
   // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
   // the stored integers as integer lanes (CI; project adds them before converting, the hop's
@@ -128,7 +135,7 @@ struct Kernel {
   // Real 0 of the link of direction mu at site s (the first of a task) of the links f (u or
   // u_back); real r is r kT further.
   static GLUON_SIMD_INLINE const St* link_tile(const St* f, std::int64_t s, int mu) {
-    return f + (s / kT) * (4 * NR * kT) + mu * NR * kT + s % kT;
+    return f + (s / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s);
   }
   // Half: the stored integer (kHalfHop in the hop's scale has its 1/32767).
   static GLUON_SIMD_INLINE V link_real(const St* p) { return S::load(p); }
@@ -253,7 +260,7 @@ struct Kernel {
   // entries, then the 15 complex entries below the diagonal, row by row).
   // Half: C = the stored integers times the block's norm / 32767, applied to w first.
   GLUON_SIMD_INLINE void apply_clover(std::int64_t s0, C v[4][3]) const {
-    const St* ct = clov + (s0 / kT) * (72 * kT) + s0 % kT;
+    const St* ct = clov + (s0 / kT) * (72 * kT) + lane_offset(s0);
     V bscale[2];
     if constexpr (kHalf) {  // norms [2 s + b]: the W sites' pairs, split into blocks 0 and 1
       static_assert(W == 8, "half runs whole tiles");
@@ -290,8 +297,8 @@ struct Kernel {
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
     constexpr int spinor_bytes = 24 * kT * sizeof(St);
     TilePos tp = tile_pos<W>(tile, dims, parity);
-    tp.i0 -= tp.i0 % kT;
-    tp.k0 -= tp.k0 % kT;
+    tp.i0 -= lane_offset(tp.i0);
+    tp.k0 -= static_cast<int>(lane_offset(tp.k0));
     const std::int64_t s0 = parity * half + tp.i0;
     const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
     prefetch_in(row0 + tp.row * tp.Xh);
