@@ -345,3 +345,34 @@ TEST(CpuVectorIsa, TheBestBuildThisCpuRunsUnlessTheEnvironmentSaysOtherwise) {
   EXPECT_EQ(isa, "none") << "the vector kernels are x86-64 only";
 #endif
 }
+
+// Half precision stores a site with a NaN component with a NaN norm, so that the whole site reads
+// back NaN (docs/conventions.md, Precisions). Through the vector kernel (either build) a NaN in
+// one input site makes exactly the output sites that hop from it NaN, and no other.
+TEST(WilsonSimd, HalfCarriesANanToTheSitesThatHopFromItAndNoOther) {
+  const Geometry g({32, 4, 4, 4});
+  const SiteIndexer idx = g.indexer();
+  const GaugeField u = hot_field(g, 111);
+  SpinorField in = gaussian(g, 112);
+  const std::int64_t bad = idx.half + 13;  // an odd site
+  in.site(bad).s[2].c[1].im = std::nan("");
+  std::vector<bool> hit(static_cast<std::size_t>(idx.volume), false);
+  for (int mu = 0; mu < 4; ++mu)
+    for (int d : {-1, 1}) hit[static_cast<std::size_t>(idx.neighbour(bad, mu, d))] = true;
+  const WilsonDslash w(u, kPhases[0], Precision::half, Reconstruct::r12, cpu);
+  if (!w.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
+  SpinorField out(tiled_params(g, Precision::half));
+  w.dslash(out, converted(in, tiled_params(g, Precision::half), cpu), 0, false);
+  const SpinorField got = as_canonical(out);
+  int nan_sites = 0;
+  for (std::int64_t s = 0; s < idx.half; ++s) {  // the even (output) sites
+    int nans = 0;
+    for (int sp = 0; sp < 4; ++sp)
+      for (int c = 0; c < 3; ++c)
+        nans += std::isnan(got.site(s).s[sp].c[c].re) + std::isnan(got.site(s).s[sp].c[c].im);
+    EXPECT_EQ(nans, hit[static_cast<std::size_t>(s)] ? 24 : 0) << "output site " << s;
+    nan_sites += nans == 24;
+  }
+  EXPECT_EQ(nan_sites, 8);
+  EXPECT_EQ(w.vector_launches(), 1);
+}

@@ -8,8 +8,8 @@
 //
 // The code is written once in GCC's generic vectors. With AVX-512 (x86-64-v4) a vector of 8
 // doubles is one zmm register and 8 floats one ymm; with AVX2 and FMA (x86-64-v3) the compiler
-// splits the 8 doubles into two ymm registers, of which there are 16, not 32 (the Wilson
-// kernel's accumulator then lives partly on the stack). GLUON_CPU_SIMD says that the file's
+// splits the 8 doubles into two ymm registers, of which there are 16, not 32 (the Wilson kernel
+// therefore takes half tiles in double there: Simd's L). GLUON_CPU_SIMD says that the file's
 // target has at least x86-64-v3; the few intrinsics below pick their instruction by __AVX512F__.
 #include <cstdint>
 
