@@ -116,7 +116,7 @@ struct Kernel {
   template <class P>
   static GLUON_SIMD_INLINE P* spinor_tile(P* f, std::int64_t s) {
     if constexpr (W == kT) return f + s * 24;  // (s / kT) * 24 kT
-    else return f + (s / kT) * (24 * kT) + s % kT;
+    else return f + (s / kT) * (24 * kT) + lane_offset(s);
   }
   // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
   // the stored integers as integer lanes (CI; project adds them before converting, the hop's
@@ -293,8 +293,11 @@ struct Kernel {
   // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out): the
   // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
   // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
-  // A half-tile task prefetches its whole tile (tp rounded down to it).
+  // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
+  // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
+    if constexpr (W < kT)
+      if (tile % (kT / W) != 0) return;
     constexpr int spinor_bytes = 24 * kT * sizeof(St);
     TilePos tp = tile_pos<W>(tile, dims, parity);
     tp.i0 -= lane_offset(tp.i0);
