@@ -19,6 +19,7 @@
 #include "gluon/runtime/scalar_slots.h"
 #include "gluon/runtime/tune.h"
 #include "test_support.h"
+#include "wilson_fold_rule.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
@@ -130,11 +131,14 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
 
 // BiCGstab's operator applications with their reductions (M_r0v, M_ts) on the GPU: M's output as
 // M writes it, and the slots (queued sums, their mirrors, alpha and omega) against M and the BLAS
-// reductions on the CPU. Folded into M's last kernel in double and single Wilson
-// (dslash_fold_pays); M and then the BLAS kernels otherwise.
+// reductions on the CPU. Folded into M's last kernel in double and single (dslash_fold_pays;
+// everywhere under GLUON_WILSON_FOLD=all); M and then the BLAS kernels otherwise.
 TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
+  struct Reset {
+    ~Reset() { runtime::set_forced_variant(-1); }
+  } reset;
   const Geometry g({8, 8, 8, 16});
   GaugeField u = GaugeField::canonical(g);
   set_hot(u, 17, cpu);
@@ -168,30 +172,40 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
         EXPECT_NEAR(slots.host(i), z.re, t * scale) << what;
         EXPECT_NEAR(slots.host(i + 1), z.im, t * scale) << what;
       };
-      mg->M_r0v(got, p_g, r0_g, {&slots, 0}, {&slots, 2}, {&slots, 5});
-      slots.record();
-      slots.wait();
-      EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_r0v's M";
-      near(2, r0v.dot, tol, "<r0, M p>");
-      EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
-      near(5, rho / r0v.dot, 4 * tol, "alpha");
-      mg->M_ts(got, p_g, {&slots, 7}, {&slots, 10});
-      slots.record();
-      slots.wait();
-      EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
-      near(7, ts.dot, tol, "<M s, s>");
-      EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
-      near(10, ts.dot / ts.norm2, 4 * tol, "omega");
+      // Every launch variant (the plain reduction and each occupancy floor; the tuned one when
+      // v is past the kernel's count), which the other tests see only when the tuner picks it.
+      for (int v = 0; v < 7; ++v) {
+        SCOPED_TRACE("variant " + std::to_string(v));
+        runtime::set_forced_variant(v);
+        mg->M_r0v(got, p_g, r0_g, {&slots, 0}, {&slots, 2}, {&slots, 5});
+        slots.record();
+        slots.wait();
+        EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_r0v's M";
+        near(2, r0v.dot, tol, "<r0, M p>");
+        EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
+        near(5, rho / r0v.dot, 4 * tol, "alpha");
+        mg->M_ts(got, p_g, {&slots, 7}, {&slots, 10});
+        slots.record();
+        slots.wait();
+        EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
+        near(7, ts.dot, tol, "<M s, s>");
+        EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
+        near(10, ts.dot / ts.norm2, 4 * tol, "omega");
+      }
+      runtime::set_forced_variant(-1);
     }
 }
 
 // CGNR's and CGNE's operator step with its reductions (normal_cg_residual) on the GPU: the
 // intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2 against the default
-// sequence on the CPU. Folded into B's and B^dagger's last kernels in double and single Wilson and
-// double clover (dslash_fold_pays); the default sequence otherwise.
+// sequence on the CPU. Folded into B's and B^dagger's last kernels in double and single
+// (dslash_fold_pays; everywhere under GLUON_WILSON_FOLD=all); the default sequence otherwise.
 TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
+  struct Reset {
+    ~Reset() { runtime::set_forced_variant(-1); }
+  } reset;
   const Geometry g({8, 8, 8, 16});
   GaugeField u = GaugeField::canonical(g);
   set_hot(u, 37, cpu);
@@ -210,25 +224,33 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
           const SpinorField p_g = converted(source(g, vc, 38), vg, gpu);
           const SpinorField r0_g = converted(source(g, vc, 39), vg, gpu);
           const SpinorField p_c = converted(p_g, vc, gpu);
-          SpinorField r_c = converted(r0_g, vc, gpu), r_g = converted(r0_g, vg, gpu);
-          SpinorField mid_c(vc), ap_c(vc), mid_g(vg), ap_g(vg);
-          blas::zero(ap_g, gpu);
-          const bool folded = p == Precision::double_ || (p == Precision::single && type == DiracType::wilson);
+          SpinorField r_c = converted(r0_g, vc, gpu);
+          SpinorField mid_c(vc), ap_c(vc);
+          const bool folded = test::wilson_fold_runs(p);
           const double r2 = blas::norm2(r_c, cpu);
-          runtime::ScalarSlots cs(cpu, 4), gs(gpu, 4);  // r2 0; pAp {1, 2}; r2_new 3
+          runtime::ScalarSlots cs(cpu, 4);  // r2 0; pAp {1, 2}; r2_new 3
           cs.set(0, r2);
-          gs.set(0, r2);
           mc->DiracOperator::normal_cg_residual(ap_c, mid_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, mdag_first);
-          mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first);
-          gs.record();
-          gs.wait();
           const double tol = tolerance(p);
-          EXPECT_LT(rel_diff(as_canonical(mid_g, gpu), as_canonical(mid_c, cpu)), tol) << "B p";
-          EXPECT_NEAR(gs.host(1), cs.host(1), 4 * tol * cs.host(1)) << "p^dagger A p";
-          EXPECT_LT(rel_diff(as_canonical(r_g, gpu), as_canonical(r_c, cpu)), 4 * tol) << "r -= alpha A p";
-          EXPECT_NEAR(gs.host(3), cs.host(3), 8 * tol * cs.host(3)) << "|r|^2";
-          EXPECT_GT(std::abs(cs.host(3) - r2), 0.01 * r2) << "the step moved r";
-          if (folded) EXPECT_EQ(blas::norm2(ap_g, gpu), 0.0) << "A p was stored: the folded kernels did not run";
+          // Every launch variant of the folded kernels (the tuned one when v is past their count).
+          for (int v = 0; v < 7; ++v) {
+            SCOPED_TRACE("variant " + std::to_string(v));
+            runtime::set_forced_variant(v);
+            SpinorField r_g = converted(r0_g, vg, gpu), mid_g(vg), ap_g(vg);
+            blas::zero(ap_g, gpu);
+            runtime::ScalarSlots gs(gpu, 4);
+            gs.set(0, r2);
+            mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first);
+            gs.record();
+            gs.wait();
+            EXPECT_LT(rel_diff(as_canonical(mid_g, gpu), as_canonical(mid_c, cpu)), tol) << "B p";
+            EXPECT_NEAR(gs.host(1), cs.host(1), 4 * tol * cs.host(1)) << "p^dagger A p";
+            EXPECT_LT(rel_diff(as_canonical(r_g, gpu), as_canonical(r_c, cpu)), 4 * tol) << "r -= alpha A p";
+            EXPECT_NEAR(gs.host(3), cs.host(3), 8 * tol * cs.host(3)) << "|r|^2";
+            EXPECT_GT(std::abs(cs.host(3) - r2), 0.01 * r2) << "the step moved r";
+            if (folded) EXPECT_EQ(blas::norm2(ap_g, gpu), 0.0) << "A p was stored: the folded kernels did not run";
+          }
+          runtime::set_forced_variant(-1);
         }
     }
 }

@@ -5,8 +5,8 @@
 //   what M followed by blas::bicgstab_r0v / bicgstab_ts writes;
 // - CG's on the normal equations (DiracOperator::normal_cg_residual, CGNR and CGNE): the
 //   intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2.
-// On the 4^4 lattice the CPU runs the scalar kernel, which folds in double, and single Wilson
-// (WilsonFamily::folds); on 16x4x4x4 (where the CPU vector kernel takes the lattice, if this CPU
+// On the 4^4 lattice the CPU runs the scalar kernel, which folds in double and single
+// (WilsonFamily::folds; everywhere under GLUON_WILSON_FOLD=all, as ctest runs it once more); on 16x4x4x4 (where the CPU vector kernel takes the lattice, if this CPU
 // has it), for the other precisions and for full (unpreconditioned) operators the default path
 // runs.
 #include <gtest/gtest.h>
@@ -21,6 +21,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
 #include "dirac_test_helpers.h"
+#include "wilson_fold_rule.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
@@ -157,8 +158,8 @@ TEST(NormalCgFold, EqualsTheDefaultSequence) {
           const double r2 = blas::norm2(r0, cpu);
           blas::zero(ap_fold, cpu);
           // Where the fold runs (WilsonFamily::folds on the scalar kernel), A p is never stored.
-          const bool folded = g == Geometry({4, 4, 4, 4}) && c.eo &&
-                              (prec == Precision::double_ || (prec == Precision::single && c.type == DiracType::wilson));
+          const bool folded =
+              g == Geometry({4, 4, 4, 4}) && c.eo && test::wilson_fold_runs(prec);
           // Slots: fold r2 0, pAp {1, 2}, r2_new 3; default r2 4, pAp {5, 6}, r2_new 7.
           runtime::ScalarSlots slots(cpu, 8);
           slots.set(0, r2);

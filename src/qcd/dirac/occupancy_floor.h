@@ -1,7 +1,11 @@
 #pragma once
 // Private: occupancy variants of a stencil kernel, timed against each other by the tuner.
+#include <cstdint>
 #include <type_traits>
 #include <utility>
+
+#include "gluon/runtime/parallel.h"
+#include "gluon/runtime/tune.h"
 
 namespace gluon::qcd::detail {
 
@@ -34,6 +38,21 @@ void launch_variant(int v, const KT& kern, Launch&& launch, std::integer_sequenc
   if (v == 0) return launch(kern);
   int i = 0;
   ((++i == v ? launch(OccupancyFloor<KT, Floors>{kern}) : void()), ...);
+}
+
+// parallel_reduce_into of the stencil reduction f (a kernel with a folded sum) or of one of its
+// floors, whichever choose_variant measured fastest: the folds get the variants their plain
+// kernel has. Without them the staggered CG fold's first kernel took 5-7% longer than the plain
+// kernel doing the same work (H200, 32^4, single and double), and the Wilson/clover folds 3-9%.
+template <class Store, class T, class F>
+void reduce_into_floored(const runtime::Exec& ex, const runtime::TuneSpec& spec, std::int64_t n, const F& f,
+                         T* host, T* device) {
+  using floors = occupancy_floors<Store>;
+  auto go = [&](int v) {
+    launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(ex, spec, n, g, host, device); },
+                   floors{});
+  };
+  go(runtime::choose_variant<F>(ex, spec, n, 1 + static_cast<int>(floors::size()), go));
 }
 
 }  // namespace gluon::qcd::detail

@@ -412,22 +412,13 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
       // They run with the occupancy floors the plain kernel has (the reduction's own variants,
       // timed against each other): without them the first kernel took 5-7% longer than the
       // plain one whose work it does (H200, 32^4, single and double).
-      auto reduce_floored = [&](const runtime::TuneSpec& spec, const auto& f, auto* host, auto* device) {
-        using F = std::decay_t<decltype(f)>;
-        using T = std::remove_pointer_t<decltype(host)>;
-        auto go = [&](int v) {
-          launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(*a.ex, spec, a.count, g, host, device); },
-                         floors{});
-        };
-        go(runtime::choose_variant<F>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
-      };
       runtime::TuneSpec ds;
       if (a.fold.kind == StaggeredFold::cg_norms) {
         ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
         ds.tuning = runtime::Tuning::idempotent;  // out-of-place; the finish rewrites its slot from the sums
         using T = DoubleSums<2>;
-        reduce_floored(ds, StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
-                       reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        reduce_into_floored<Store>(*a.ex, ds, a.count, StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
+                                   reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
         return;
       }
       ds.label = Improved ? "improved_staggered_dslash_cg_residual" : "staggered_dslash_cg_residual";
@@ -436,8 +427,8 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
       k.cg_r2 = a.fold.r2;
       k.cg_pAp = a.fold.pAp;
       using T = DoubleSums<1>;
-      reduce_floored(ds, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k}, reinterpret_cast<T*>(a.fold.host),
-                     reinterpret_cast<T*>(a.fold.device));
+      reduce_into_floored<Store>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k},
+                                 reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
       return;
     }
   }

@@ -3,6 +3,7 @@
 #include "gluon/qcd/dirac/wilson.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -204,6 +205,24 @@ void WilsonDslash::dslash_clover_on_x(SpinorField& out, const SpinorField& in, i
 
 namespace detail {
 
+// Measured on an H200 at 32^4, each fold timed with the occupancy floors the plain kernels have:
+// the fold is faster than the BLAS passes it replaces (two cdot_norm2 in BiCGstab, CG's residual
+// update) in double and single, Wilson and clover (clover double-single CGNR 4.8% and BiCGstab
+// 2.7% faster, bench/results/2026-11-26-fold-floors-h200/); in half it measured even (-0.5% to
+// +1.2% a solve), so half keeps the plain kernels and the BLAS passes.
+bool dslash_fold_pays(Precision p) {
+  static const int mode = [] {  // GLUON_WILSON_FOLD: 0 never, all everywhere, unset the measured rule
+    const char* e = std::getenv("GLUON_WILSON_FOLD");
+    if (!e || !*e) return -1;
+    const std::string v(e);
+    if (v == "0") return 0;
+    if (v == "all") return 1;
+    throw InputError("GLUON_WILSON_FOLD: expected 0 or all, found '" + v + "'");
+  }();
+  if (mode >= 0) return mode == 1;
+  return p != Precision::half;
+}
+
 namespace {
 
 bool same_storage(const SpinorFieldParams& a, const SpinorFieldParams& b) {
@@ -389,7 +408,7 @@ class WilsonFamily final : public DiracOperator {
   void check_vector(const SpinorField& f, const std::string& what) const { check_field(f, vector_params(), what); }
 
   bool folds() const {
-    return detail::dslash_fold_pays(params_.precision, clover_.has_value()) && params_.even_odd && !hop_.split() &&
+    return detail::dslash_fold_pays(params_.precision) && params_.even_odd && !hop_.split() &&
            !hop_.vectorised();
   }
   detail::DslashFold fold_into(const char* who, const char* sums_name, blas::Slot sums, const char* coef_name,

@@ -507,9 +507,10 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   return k;
 }
 
-// The body with the fold: one reduction launch (tuned for its block size only), whose finisher
-// writes alpha or omega (BiCGstab), or which queues its one sum (CG).
-template <class K, bool Clover>
+// The body with the fold: one reduction launch, whose finisher writes alpha or omega (BiCGstab),
+// or which queues its one sum (CG). Like the plain kernel, it is timed with each occupancy floor
+// (reduce_into_floored) and the fastest kept.
+template <class Store, class K, bool Clover>
 void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec) {
   namespace bd = blas::detail;
   using T = qcd::detail::DoubleSums<3>;
@@ -521,24 +522,24 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
   if (f.kind == DslashFold::cg) {
     using T1 = qcd::detail::DoubleSums<1>;
     spec.label = f.cg_update ? "wilson_dslash_cg_residual" : "wilson_dslash_cg_norm";
-    if (f.cg_update) {  // updates the residual in place
+    if (f.cg_update) {  // updates the residual in place: the tuner restores it, norms included
       spec.tuning = runtime::Tuning::restore;
       spec.outputs.add(call.out->data(), call.out->buffer().bytes());
+      if (call.out->norms()) spec.outputs.add(call.out->norms(), call.out->norm_buffer().bytes());
     }
-    runtime::parallel_reduce_into<T1>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
-                                      reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
+    reduce_into_floored<Store>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
+                               reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
     return;
   }
   if (f.kind == DslashFold::r0v) {
     spec.aux += " r0v";
     using B = WilsonFoldBody<K, Clover, DslashFold::r0v>;
-    runtime::parallel_reduce_into<T>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}},
-                                     host, dev);
+    reduce_into_floored<Store>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}}, host,
+                               dev);
   } else {
     spec.aux += " ts";
     using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
-    runtime::parallel_reduce_into<T>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host,
-                                     dev);
+    reduce_into_floored<Store>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
   }
 }
 
@@ -563,17 +564,8 @@ void run_wilson_dslash(const DslashCall& call) {
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fold.kind != DslashFold::none) {
-    constexpr Precision p = std::is_same_v<Store, double> ? Precision::double_
-                            : std::is_same_v<Store, float> ? Precision::single
-                                                           : Precision::half;
-    // Only the kernels the host folds into are instantiated (dslash_fold_pays).
-    if constexpr (dslash_fold_pays(p, false)) {
-      if (call.fuse == kFusePlain) return run_wilson_fold<K, false>(call, k, spec);
-    }
-    if constexpr (dslash_fold_pays(p, true)) {
-      if (call.fuse != kFusePlain) return run_wilson_fold<K, true>(call, k, spec);
-    }
-    throw Error("wilson dslash: no folded reduction in " + to_string(p) + (call.fuse == kFusePlain ? "" : " with clover"));
+    return call.fuse == kFusePlain ? run_wilson_fold<Store, K, false>(call, k, spec)
+                                   : run_wilson_fold<Store, K, true>(call, k, spec);
   }
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
   else run(WilsonBody<K, true>{k});

@@ -28,15 +28,11 @@ enum DslashFuse : int { kFusePlain = 0, kFuseClover = 1, kFuseCloverOnX = 2 };
 //   ts   sums {<out, x>, |out|^2} (x = s)  coef = omega = <out, x> / |out|^2
 // The caller (wilson.cpp) launches it only on an unsplit lattice: the halo's exterior kernels
 // add to out after the body has summed it.
-// Where it runs (WilsonFamily::folds on the host, and the only kernels instantiated with it):
-// where it measured faster than the BLAS pass it replaces (H200, 32^4, the tune cache of
-// bench/results/2026-11-24-bicgstab-fold-h200/trip7-final), double and single Wilson. The fold
-// is a reduction launch without the occupancy floors of the plain dslash, which costs the
-// register-heavy clover single and the half kernels more (single clover +26-32%, half +38-56% over
-// the plain kernel) than the two cdot_norm2 passes it saves.
-constexpr bool dslash_fold_pays(Precision p, bool clover) {
-  return p == Precision::double_ || (p == Precision::single && !clover);
-}
+// The folded kernels are built for every precision, with and without clover; where they run
+// (WilsonFamily::folds on the host) is dslash_fold_pays: where the fold measured faster than the
+// BLAS pass it replaces. GLUON_WILSON_FOLD=0 turns the folds off, =all on wherever the lattice
+// allows (unsplit, even-odd), for A/B runs.
+bool dslash_fold_pays(Precision p);
 
 //
 // CG on the normal equations (DiracOperator::normal_cg_residual) folds into the last kernels of

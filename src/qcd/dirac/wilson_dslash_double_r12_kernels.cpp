@@ -1,0 +1,7 @@
+// Wilson dslash kernels in double precision with 12-real links (wilson_dslash_impl.h), dispatched
+// by wilson_dslash_double_kernels.cpp.
+#include "wilson_dslash_impl.h"
+
+namespace gluon::qcd::detail {
+template void run_wilson_dslash<double, Reconstruct::r12>(const DslashCall& call);
+}  // namespace gluon::qcd::detail

@@ -1,0 +1,7 @@
+// Wilson dslash kernels in half precision with 8-real links (wilson_dslash_impl.h), dispatched
+// by wilson_dslash_half_kernels.cpp.
+#include "wilson_dslash_impl.h"
+
+namespace gluon::qcd::detail {
+template void run_wilson_dslash<std::int16_t, Reconstruct::r8>(const DslashCall& call);
+}  // namespace gluon::qcd::detail
