@@ -132,7 +132,7 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
 // BiCGstab's operator applications with their reductions (M_r0v, M_ts) on the GPU: M's output as
 // M writes it, and the slots (queued sums, their mirrors, alpha and omega) against M and the BLAS
 // reductions on the CPU. Folded into M's last kernel in double and single (dslash_fold_pays;
-// everywhere under GLUON_WILSON_FOLD=all); M and then the BLAS kernels otherwise.
+// nowhere under GLUON_WILSON_FOLD=0); M and then the BLAS kernels otherwise.
 TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
@@ -199,7 +199,7 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
 // CGNR's and CGNE's operator step with its reductions (normal_cg_residual) on the GPU: the
 // intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2 against the default
 // sequence on the CPU. Folded into B's and B^dagger's last kernels in double and single
-// (dslash_fold_pays; everywhere under GLUON_WILSON_FOLD=all); the default sequence otherwise.
+// (dslash_fold_pays; nowhere under GLUON_WILSON_FOLD=0); the default sequence otherwise.
 TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();

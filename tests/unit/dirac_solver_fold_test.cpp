@@ -6,9 +6,9 @@
 // - CG's on the normal equations (DiracOperator::normal_cg_residual, CGNR and CGNE): the
 //   intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2.
 // On the 4^4 lattice the CPU runs the scalar kernel, which folds in double and single
-// (WilsonFamily::folds; everywhere under GLUON_WILSON_FOLD=all, as ctest runs it once more); on 16x4x4x4 (where the CPU vector kernel takes the lattice, if this CPU
-// has it), for the other precisions and for full (unpreconditioned) operators the default path
-// runs.
+// (WilsonFamily::folds; nowhere under GLUON_WILSON_FOLD=0); on 16x4x4x4 (where the CPU vector
+// kernel takes the lattice, if this CPU has it), in half and for full (unpreconditioned)
+// operators the default path runs.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -46,6 +46,10 @@ void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorF
 
 void DiracOperator::normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r,
                                        blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const {
+  // Refused here too, though this sequence would not race, so that the contract does not depend
+  // on whether an operator folds the step into its kernels (wilson.cpp).
+  if (r.data() == p.data() || r.data() == mid.data() || mid.data() == p.data())
+    throw InputError("normal_cg_residual: p, mid and r must be three different fields");
   if (mdag_first) Mdag(mid, p);
   else M(mid, p);
   blas::re_dot(mid, mid, pAp, exec_);

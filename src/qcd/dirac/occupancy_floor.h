@@ -40,19 +40,18 @@ void launch_variant(int v, const KT& kern, Launch&& launch, std::integer_sequenc
   ((++i == v ? launch(OccupancyFloor<KT, Floors>{kern}) : void()), ...);
 }
 
-// parallel_reduce_into of the stencil reduction f (a kernel with a folded sum) or of one of its
-// floors, whichever choose_variant measured fastest: the folds get the variants their plain
-// kernel has. Without them the staggered CG fold's first kernel took 5-7% longer than the plain
-// kernel doing the same work (H200, 32^4, single and double), and the Wilson/clover folds 3-9%.
-template <class Store, class T, class F>
+// parallel_reduce_into of the stencil reduction f (a kernel with a folded sum) or of f under one
+// of the floors Floors, whichever choose_variant measured fastest: the folds get variants as their
+// plain kernels do. Without them the staggered CG fold's first kernel took 5-7% longer than the
+// plain kernel doing the same work (H200, 32^4, single and double), and the clover folds 4-12%.
+template <class Floors, class T, class F>
 void reduce_into_floored(const runtime::Exec& ex, const runtime::TuneSpec& spec, std::int64_t n, const F& f,
                          T* host, T* device) {
-  using floors = occupancy_floors<Store>;
   auto go = [&](int v) {
     launch_variant(v, f, [&](const auto& g) { runtime::parallel_reduce_into<T>(ex, spec, n, g, host, device); },
-                   floors{});
+                   Floors{});
   };
-  go(runtime::choose_variant<F>(ex, spec, n, 1 + static_cast<int>(floors::size()), go));
+  go(runtime::choose_variant<F>(ex, spec, n, 1 + static_cast<int>(Floors::size()), go));
 }
 
 }  // namespace gluon::qcd::detail

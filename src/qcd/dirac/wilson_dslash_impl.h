@@ -507,9 +507,20 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   return k;
 }
 
+// The floors the folds are timed with (reduce_into_floored): those their tuning picked on an H200
+// at 32^4 from the plain kernels' list (3 blocks in double, 4 or 5 in single;
+// bench/results/2026-11-26-fold-floors-h200/). Fewer than the plain kernels have, because each is
+// a kernel per fold, clover form and link compression: the build stays about as long.
+template <class Store>
+using wilson_fold_floors =
+#if GLUON_HAVE_CUDA
+    std::conditional_t<std::is_same_v<Store, double>, std::integer_sequence<int, 3>, std::integer_sequence<int, 4, 5>>;
+#else
+    std::integer_sequence<int>;
+#endif
+
 // The body with the fold: one reduction launch, whose finisher writes alpha or omega (BiCGstab),
-// or which queues its one sum (CG). Like the plain kernel, it is timed with each occupancy floor
-// (reduce_into_floored) and the fastest kept.
+// or which queues its one sum (CG); the plain reduction and its floors timed, the fastest kept.
 template <class Store, class K, bool Clover>
 void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec) {
   namespace bd = blas::detail;
@@ -527,19 +538,19 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
       spec.outputs.add(call.out->data(), call.out->buffer().bytes());
       if (call.out->norms()) spec.outputs.add(call.out->norms(), call.out->norm_buffer().bytes());
     }
-    reduce_into_floored<Store>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
+    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
                                reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
     return;
   }
   if (f.kind == DslashFold::r0v) {
     spec.aux += " r0v";
     using B = WilsonFoldBody<K, Clover, DslashFold::r0v>;
-    reduce_into_floored<Store>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}}, host,
+    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}}, host,
                                dev);
   } else {
     spec.aux += " ts";
     using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
-    reduce_into_floored<Store>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
+    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
   }
 }
 
@@ -564,8 +575,13 @@ void run_wilson_dslash(const DslashCall& call) {
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fold.kind != DslashFold::none) {
-    return call.fuse == kFusePlain ? run_wilson_fold<Store, K, false>(call, k, spec)
-                                   : run_wilson_fold<Store, K, true>(call, k, spec);
+    // Built in double and single, where the host folds (dslash_fold_pays).
+    if constexpr (is_half_store<Store>) {
+      throw Error("wilson dslash: the solvers' folds are not built for half precision");
+    } else {
+      return call.fuse == kFusePlain ? run_wilson_fold<Store, K, false>(call, k, spec)
+                                     : run_wilson_fold<Store, K, true>(call, k, spec);
+    }
   }
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
   else run(WilsonBody<K, true>{k});

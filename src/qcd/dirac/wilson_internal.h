@@ -28,10 +28,9 @@ enum DslashFuse : int { kFusePlain = 0, kFuseClover = 1, kFuseCloverOnX = 2 };
 //   ts   sums {<out, x>, |out|^2} (x = s)  coef = omega = <out, x> / |out|^2
 // The caller (wilson.cpp) launches it only on an unsplit lattice: the halo's exterior kernels
 // add to out after the body has summed it.
-// The folded kernels are built for every precision, with and without clover; where they run
-// (WilsonFamily::folds on the host) is dslash_fold_pays: where the fold measured faster than the
-// BLAS pass it replaces. GLUON_WILSON_FOLD=0 turns the folds off, =all on wherever the lattice
-// allows (unsplit, even-odd), for A/B runs.
+// Where it runs (WilsonFamily::folds on the host, and the only kernels built with it):
+// dslash_fold_pays, double and single, where it measured faster than the BLAS passes it replaces.
+// GLUON_WILSON_FOLD=0 turns the folds off, for A/B runs.
 bool dslash_fold_pays(Precision p);
 
 //
