@@ -417,8 +417,9 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
         ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
         ds.tuning = runtime::Tuning::idempotent;  // out-of-place; the finish rewrites its slot from the sums
         using T = DoubleSums<2>;
-        reduce_into_floored<floors>(*a.ex, ds, a.count, StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
-                                   reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+        reduce_into_floored<floors>(*a.ex, ds, a.count,
+                                    StaggeredCgNormsKernel<K>{k, a.fold.m2, a.fold.device, a.fold.host},
+                                    reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
         return;
       }
       ds.label = Improved ? "improved_staggered_dslash_cg_residual" : "staggered_dslash_cg_residual";
@@ -428,7 +429,7 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
       k.cg_pAp = a.fold.pAp;
       using T = DoubleSums<1>;
       reduce_into_floored<floors>(*a.ex, ds, a.count, StaggeredSumKernel<K, StaggeredFold::cg_residual>{k},
-                                 reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
+                                  reinterpret_cast<T*>(a.fold.host), reinterpret_cast<T*>(a.fold.device));
       return;
     }
   }

@@ -525,6 +525,10 @@ template <class Store, class K, bool Clover>
 void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec) {
   namespace bd = blas::detail;
   using T = qcd::detail::DoubleSums<3>;
+  using floors = wilson_fold_floors<Store>;
+  // A half residual keeps its norms in a buffer of their own, which the tuner's restore of r
+  // (Tuning::restore, below) would have to save too: tuning a half fold without them corrupted r.
+  static_assert(!is_half_store<Store>, "the folds are not built for half precision");
   const DslashFold& f = call.fold;
   T* host = reinterpret_cast<T*>(f.sums_mirror);
   T* dev = reinterpret_cast<T*>(f.sums);
@@ -533,24 +537,23 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
   if (f.kind == DslashFold::cg) {
     using T1 = qcd::detail::DoubleSums<1>;
     spec.label = f.cg_update ? "wilson_dslash_cg_residual" : "wilson_dslash_cg_norm";
-    if (f.cg_update) {  // updates the residual in place: the tuner restores it, norms included
+    if (f.cg_update) {  // updates the residual in place
       spec.tuning = runtime::Tuning::restore;
       spec.outputs.add(call.out->data(), call.out->buffer().bytes());
-      if (call.out->norms()) spec.outputs.add(call.out->norms(), call.out->norm_buffer().bytes());
     }
-    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
-                               reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
+    reduce_into_floored<floors>(call.ex, spec, k.idx.half, WilsonCgBody<K, Clover>{k},
+                                reinterpret_cast<T1*>(f.sums_mirror), reinterpret_cast<T1*>(f.sums));
     return;
   }
   if (f.kind == DslashFold::r0v) {
     spec.aux += " r0v";
     using B = WilsonFoldBody<K, Clover, DslashFold::r0v>;
-    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}}, host,
-                               dev);
+    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::AlphaFinish>{{k}, {f.rho, coef}}, host,
+                                dev);
   } else {
     spec.aux += " ts";
     using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
-    reduce_into_floored<wilson_fold_floors<Store>>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
+    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
   }
 }
 
