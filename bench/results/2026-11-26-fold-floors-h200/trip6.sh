@@ -7,7 +7,7 @@ export GLUON_TESTDATA=$PWD/.deps/testdata
 PARTS="build tests" OUT=$R/t bash bench/solver-gpu.sh >"$R/stdout.txt" 2>&1
 echo "build+tests rc $? at $SECONDS s" >>"$R/stdout.txt"
 grep -E "Failed|\*\*\*" $R/t/ctest-gpu.log | head -20 >>"$R/stdout.txt"
-ctest --test-dir build-cuda -L unit -j 8 --output-on-failure >$R/ctest-unit-fold.log 2>&1
+OMP_NUM_THREADS=2 ctest --test-dir build-cuda -L unit -j 8 --output-on-failure >$R/ctest-unit-fold.log 2>&1
 echo "unit tests rc $? at $SECONDS s" >>"$R/stdout.txt"
 PARTS="dslash solver cgnr" OUT=$R/tables1 bash bench/solver-gpu.sh >/dev/null 2>&1
 echo "tables1 at $SECONDS s" >>"$R/stdout.txt"
