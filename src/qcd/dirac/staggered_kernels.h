@@ -409,9 +409,7 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
     if constexpr (is_half_store<Store>) {
       throw Error("staggered dslash: CG's folds are not built for half precision");
     } else {
-      // They run with the occupancy floors the plain kernel has (the reduction's own variants,
-      // timed against each other): without them the first kernel took 5-7% longer than the
-      // plain one whose work it does (H200, 32^4, single and double).
+      // With the plain kernel's occupancy floors (reduce_into_floored says why).
       runtime::TuneSpec ds;
       if (a.fold.kind == StaggeredFold::cg_norms) {
         ds.label = Improved ? "improved_staggered_dslash_cg_norms" : "staggered_dslash_cg_norms";
