@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ make git
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev googletest libopenmpi-dev openmpi-bin libopenblas-dev
-          libmpfr-dev libgmp-dev)
+          libmpfr-dev libgmp-dev ccache)
 
 missing=()
 for p in "${packages[@]}"; do
