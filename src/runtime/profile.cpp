@@ -35,7 +35,15 @@ struct Bracket {
 struct Totals {
   long calls = 0;
   double ms = 0, idle_ms = 0;
+  std::vector<float> gaps_us;  // each launch's idle gap: whether a mean is a few long waits or many short ones
 };
+
+double median(std::vector<float> v) {
+  if (v.empty()) return 0;
+  auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
 
 class Profile {
  public:
@@ -77,13 +85,15 @@ class Profile {
     char line[512];
     std::snprintf(line, sizeof line,
                   "profile: %ld kernel launches; kernels %.3f ms, idle gaps before them %.3f ms (same stream), "
-                  "span %.3f ms\n  %-44s %8s %11s %9s %11s %9s\n",
-                  launches_, busy, idle, span_ms_, "kernel", "calls", "total ms", "mean us", "idle ms", "idle us");
+                  "span %.3f ms\n  %-44s %8s %11s %9s %11s %9s %9s %9s\n",
+                  launches_, busy, idle, span_ms_, "kernel", "calls", "total ms", "mean us", "idle ms", "idle us",
+                  "median", "max");
     out += line;
     for (const auto& [label, t] : rows) {
-      std::snprintf(line, sizeof line, "  %-44s %8ld %11.3f %9.2f %11.3f %9.2f\n", label.substr(0, 44).c_str(), t.calls,
-                    t.ms, 1e3 * t.ms / static_cast<double>(t.calls), t.idle_ms,
-                    1e3 * t.idle_ms / static_cast<double>(t.calls));
+      const double max_gap = t.gaps_us.empty() ? 0.0 : *std::max_element(t.gaps_us.begin(), t.gaps_us.end());
+      std::snprintf(line, sizeof line, "  %-44s %8ld %11.3f %9.2f %11.3f %9.2f %9.2f %9.1f\n", label.substr(0, 44).c_str(),
+                    t.calls, t.ms, 1e3 * t.ms / static_cast<double>(t.calls), t.idle_ms,
+                    1e3 * t.idle_ms / static_cast<double>(t.calls), median(t.gaps_us), max_gap);
       out += line;
     }
     return out;
@@ -117,6 +127,7 @@ class Profile {
       auto last = last_stop_.find(b.stream);
       if (last != last_stop_.end() && cudaEventElapsedTime(&gap, last->second, b.start) == cudaSuccess && gap > 0)
         t.idle_ms += gap;
+      if (last != last_stop_.end()) t.gaps_us.push_back(1e3f * std::max(gap, 0.0f));
       if (first_) {
         float span = 0;
         if (cudaEventElapsedTime(&span, first_, b.stop) == cudaSuccess) span_ms_ = std::max(span_ms_, double(span));

@@ -3,7 +3,8 @@
 // parallel_for / parallel_reduce (not the tuner's trial launches) is bracketed by two CUDA events
 // on its stream. profile_report() sums the times per kernel label, with the idle time before each
 // launch (from the end of the previous bracketed kernel on the same stream to its start: host
-// latency, synchronisation, launch gaps), and the span from the first event to the last.
+// latency, synchronisation, launch gaps; its mean, median and largest per label), and the span
+// from the first event to the last.
 //
 // It answers "where does a solve's time go" on a machine without Nsight Systems. The events cost
 // about a microsecond each on the host; the brackets are flushed (one synchronisation) every
