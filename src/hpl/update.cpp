@@ -14,6 +14,7 @@
 #include "gluon/hpl/lu.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/log.h"
+#include "gluon/runtime/memory.h"
 #include "gluon/sched/pipeline.h"
 #include "gluon/sched/split_table.h"
 
@@ -91,6 +92,7 @@ class CudaEngine : public UpdateEngine {
     if (o.mode == "gpu") table_.force(1.0);
     if (o.fixed_fraction >= 0) table_.force(o.fixed_fraction);
     std::size_t free_b = 0, total_b = 0;
+    runtime::release_cached_device_memory(o.device);  // the budget is sized from what is free
     ck(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
     budget_ = o.memory_limit > 0 ? std::min(o.memory_limit, free_b) : free_b / 10 * 9;
     pipe_ = std::make_unique<sched::Pipeline>(std::max(2, o.slots), true);
@@ -162,6 +164,7 @@ class CudaEngine : public UpdateEngine {
       why.clear();
       release_device();  // tiles of an earlier streamed run
       std::size_t free_b = 0, total_b = 0;
+      runtime::release_cached_device_memory(opt_.device);  // raw cudaMalloc below, sized from what is free
       ck(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
       const std::size_t budget = opt_.memory_limit > 0 ? std::min(opt_.memory_limit, free_b) : free_b / 100 * 95;
       lu = make_device_lu(prm, grid, opt_.device, budget, opt_.placement, why);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <utility>
 
 #if defined(__linux__)
@@ -49,6 +51,63 @@ void* host_alloc(std::size_t bytes) {
   return p;
 }
 #if GLUON_HAVE_CUDA
+// Device blocks that Buffers released, kept for the next Buffer of the same size on the same
+// device (QUDA keeps such a pool too). A solve allocates its work vectors (100 MB each at 32^4 in
+// double) and frees them at its end; cudaMalloc and cudaFree of them are host time the GPU waits
+// through, at the start of every solve and after it. A release synchronises the device first, as
+// cudaFree does, so a block is never handed out while a kernel queued on any stream may still use
+// it. When cudaMalloc fails, the cached blocks of that device are freed and it is tried again.
+// GLUON_DEVICE_CACHE=0 frees at once (for memory checkers and A/B runs).
+class DeviceCache {
+ public:
+  static bool enabled() {
+    static const bool on = [] {
+      const char* e = std::getenv("GLUON_DEVICE_CACHE");
+      return !(e && std::strcmp(e, "0") == 0);
+    }();
+    return on;
+  }
+  void* take(int device, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(m_);
+    auto it = free_.find({device, bytes});
+    if (it == free_.end()) return nullptr;
+    void* p = it->second;
+    free_.erase(it);
+    cached_[device] -= bytes;
+    return p;
+  }
+  void give(int device, void* p, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(m_);
+    free_.emplace(std::make_pair(device, bytes), p);
+    cached_[device] += bytes;
+  }
+  // Frees the cached blocks of `device` (the caller has made it current); returns the bytes freed.
+  std::size_t trim(int device) {
+    std::lock_guard<std::mutex> lock(m_);
+    std::size_t freed = 0;
+    for (auto it = free_.lower_bound({device, 0}); it != free_.end() && it->first.first == device;) {
+      cudaFree(it->second);
+      freed += it->first.second;
+      it = free_.erase(it);
+    }
+    cached_[device] = 0;
+    return freed;
+  }
+  std::size_t cached(int device) {
+    std::lock_guard<std::mutex> lock(m_);
+    auto it = cached_.find(device);
+    return it == cached_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::mutex m_;
+  std::multimap<std::pair<int, std::size_t>, void*> free_;
+  std::map<int, std::size_t> cached_;
+};
+DeviceCache& device_cache() {
+  static DeviceCache* c = new DeviceCache;  // never destroyed: Buffers may be released at exit
+  return *c;
+}
 cudaMemcpyKind kind_of(MemSpace dst, MemSpace src) {
   const bool d = dst == MemSpace::device, s = src == MemSpace::device;
   if (d && s) return cudaMemcpyDeviceToDevice;
@@ -109,8 +168,16 @@ Buffer::Buffer(MemSpace space, std::size_t bytes, const std::string& label, int 
     case MemSpace::device:
 #if GLUON_HAVE_CUDA
       cuda_check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-      if (cudaMalloc(&ptr_, bytes) != cudaSuccess) {
+      if (DeviceCache::enabled() && (ptr_ = device_cache().take(device, bytes)) != nullptr) break;
+      cudaError_t err = cudaMalloc(&ptr_, bytes);
+      if (err != cudaSuccess) {
         cudaGetLastError();
+        if (device_cache().trim(device) > 0) {  // again, with the cached blocks freed
+          err = cudaMalloc(&ptr_, bytes);
+          if (err != cudaSuccess) cudaGetLastError();
+        }
+      }
+      if (err != cudaSuccess) {
         ptr_ = nullptr;
         std::size_t free = 0, total = 0;
         cudaMemGetInfo(&free, &total);
@@ -139,7 +206,13 @@ void Buffer::release() noexcept {
       break;
     case MemSpace::device:
       cudaSetDevice(device_);
-      cudaFree(ptr_);
+      if (DeviceCache::enabled()) {
+        cudaDeviceSynchronize();  // as cudaFree would: no kernel may still use the block
+        cudaGetLastError();
+        device_cache().give(device_, ptr_, bytes_);
+      } else {
+        cudaFree(ptr_);
+      }
       break;
 #else
     case MemSpace::pinned: std::free(ptr_); break;
@@ -234,10 +307,21 @@ DeviceMemoryInfo device_memory_info(int device) {
   cuda_check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
   DeviceMemoryInfo info;
   cuda_check(cudaMemGetInfo(&info.free, &info.total), "cudaMemGetInfo");
+  info.cached = device_cache().cached(device);
   return info;
 #else
   (void)device;
   throw DeviceError("device memory query in a build without CUDA");
+#endif
+}
+
+std::size_t release_cached_device_memory(int device) {
+#if GLUON_HAVE_CUDA
+  cuda_check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
+  return device_cache().trim(device);
+#else
+  (void)device;
+  return 0;
 #endif
 }
 

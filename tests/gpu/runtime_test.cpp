@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -172,6 +173,43 @@ TEST(GpuRuntime, AllocationBeyondFreeMemoryNamesFreeAndRequestedMiB) {
   }
   // the failure leaves the device usable
   Buffer ok(MemSpace::device, 1 << 20, "after", 0);
+  EXPECT_EQ(bits(selftest_sum(cuda_exec(), 1000)), bits(selftest_sum(cpu_exec(), 1000)));
+}
+
+// Released device blocks are kept for the next Buffer of their size (memory.h): a solve's work
+// vectors then cost no cudaMalloc/cudaFree. When the device is full of cached blocks, an
+// allocation that fits only without them frees them and succeeds.
+TEST(GpuRuntime, ReleasedDeviceBlocksAreReusedAndFreedWhenMemoryRunsOut) {
+  GLUON_REQUIRE_GPU();
+  const char* env = std::getenv("GLUON_DEVICE_CACHE");
+  if (env && std::string(env) == "0") GTEST_SKIP() << "GLUON_DEVICE_CACHE=0: blocks are freed at once";
+  release_cached_device_memory(0);
+  void* first = nullptr;
+  {
+    Buffer a(MemSpace::device, std::size_t{3} << 20, "a", 0);
+    first = a.data();
+  }
+  EXPECT_EQ(device_memory_info(0).cached, std::size_t{3} << 20);
+  {
+    Buffer b(MemSpace::device, std::size_t{3} << 20, "b", 0);
+    EXPECT_EQ(b.data(), first) << "a block of the same size should come from the cache";
+    EXPECT_EQ(device_memory_info(0).cached, 0u);
+    Buffer c(MemSpace::device, std::size_t{5} << 20, "c", 0);  // another size: a new block
+    EXPECT_NE(c.data(), first);
+  }
+  EXPECT_EQ(release_cached_device_memory(0), std::size_t{8} << 20);
+  EXPECT_EQ(device_memory_info(0).cached, 0u);
+
+  // Fill 60% of the free memory with one cached block, then ask for 60% in another size.
+  const std::size_t big = device_memory_info(0).free / 10 * 6;
+  { Buffer held(MemSpace::device, big, "held", 0); }
+  EXPECT_EQ(device_memory_info(0).cached, big);
+  {
+    Buffer other(MemSpace::device, big + (std::size_t{1} << 20), "other", 0);
+    EXPECT_NE(other.data(), nullptr);
+    EXPECT_EQ(device_memory_info(0).cached, 0u) << "the cached block should have been freed to make room";
+  }
+  release_cached_device_memory(0);
   EXPECT_EQ(bits(selftest_sum(cuda_exec(), 1000)), bits(selftest_sum(cpu_exec(), 1000)));
 }
 

@@ -7,7 +7,9 @@
 //   MemSpace::pinned   page-locked host memory (cudaMallocHost); plain host memory in CPU builds
 //                      and in CUDA builds running where no device is usable
 //   MemSpace::device   GPU memory (cudaMalloc); an OutOfMemoryError says how much was asked for,
-//                      for what, and how much is free
+//                      for what, and how much is free. A released block is kept for the next
+//                      Buffer of its size on its device (GLUON_DEVICE_CACHE=0: freed at once);
+//                      the cached blocks are freed when cudaMalloc fails, and retried
 //
 // memspace_for(ex) is where fields operated on by ex live: device for cuda, host for cpu.
 #include <cstddef>
@@ -61,9 +63,14 @@ void copy(Buffer& dst, const Buffer& src);  // sizes must match (InputError othe
 void fill_bytes(Buffer& b, unsigned char value);
 
 struct DeviceMemoryInfo {
-  std::size_t free = 0, total = 0;
+  std::size_t free = 0, total = 0;  // as cudaMemGetInfo says
+  std::size_t cached = 0;           // held for reuse by released Buffers (not in `free`)
 };
 // Free and total memory of CUDA device `device`; DeviceError in CPU-only builds.
 DeviceMemoryInfo device_memory_info(int device);
+// Frees the device blocks that released Buffers keep for reuse (Buffer, MemSpace::device) and
+// returns their bytes: for code that sizes raw cudaMalloc allocations by cudaMemGetInfo (HPL).
+// 0 in CPU-only builds.
+std::size_t release_cached_device_memory(int device);
 
 }  // namespace gluon::runtime
