@@ -1,6 +1,9 @@
 // Device-resident scalars with a host mirror (runtime/scalar_slots.h). CUDA host API only.
 #include "gluon/runtime/scalar_slots.h"
 
+#include <cstdlib>
+#include <map>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -19,6 +22,47 @@ namespace gluon::runtime {
 // cuda::set_device.
 using cuda::check;
 constexpr const char* kLabel = "ScalarSlots";
+
+namespace {
+// The allocations of released slots, kept for the next ScalarSlots of the same size on the same
+// device: every solve makes one, and cudaMalloc, cudaHostAlloc (page-locking) and their frees
+// were host time at its start and end that the GPU waited through (as the device blocks of
+// runtime::Buffer, memory.cpp). A release has synchronised its stream first.
+struct SlotBlock {
+  double *device = nullptr, *mirror = nullptr, *mirror_device = nullptr;
+  void* event = nullptr;
+};
+class SlotPool {
+ public:
+  bool take(int device, int n, SlotBlock& b) {
+    std::lock_guard<std::mutex> lock(m_);
+    auto it = free_.find({device, n});
+    if (it == free_.end()) return false;
+    b = it->second;
+    free_.erase(it);
+    return true;
+  }
+  void give(int device, int n, const SlotBlock& b) {
+    std::lock_guard<std::mutex> lock(m_);
+    free_.emplace(std::make_pair(device, n), b);
+  }
+
+ private:
+  std::mutex m_;
+  std::multimap<std::pair<int, int>, SlotBlock> free_;
+};
+SlotPool& slot_pool() {
+  static SlotPool* p = new SlotPool;  // never destroyed: slots may be released at exit
+  return *p;
+}
+bool slot_pool_enabled() {  // GLUON_DEVICE_CACHE=0 frees at once, as for Buffers
+  static const bool on = [] {
+    const char* e = std::getenv("GLUON_DEVICE_CACHE");
+    return !(e && std::string(e) == "0");
+  }();
+  return on;
+}
+}  // namespace
 #endif
 
 ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
@@ -31,6 +75,12 @@ ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
   }
 #if GLUON_HAVE_CUDA
   cuda::set_device(ex);
+  if (SlotBlock b; slot_pool_enabled() && slot_pool().take(ex.device, n, b)) {
+    device_ = b.device, mirror_ = b.mirror, mirror_device_ = b.mirror_device, event_ = b.event;
+    check(cudaMemsetAsync(device_, 0, bytes, static_cast<cudaStream_t>(ex.stream)), "cudaMemsetAsync", kLabel);
+    for (int i = 0; i < n; ++i) mirror_[i] = 0.0;
+    return;
+  }
   try {
     check(cudaMalloc(reinterpret_cast<void**>(&device_), bytes), "cudaMalloc of the slots", kLabel);
     check(cudaMemset(device_, 0, bytes), "cudaMemset", kLabel);
@@ -61,6 +111,13 @@ void ScalarSlots::release() noexcept {
     if (current != ex_.device) cudaSetDevice(ex_.device);
     // Kernels queued on the stream may still write the slots.
     if (device_ || mirror_) cudaStreamSynchronize(static_cast<cudaStream_t>(ex_.stream));
+    if (device_ && mirror_ && event_ && slot_pool_enabled()) {
+      cudaGetLastError();
+      slot_pool().give(ex_.device, n_, SlotBlock{device_, mirror_, mirror_device_, event_});
+      device_ = mirror_ = mirror_device_ = nullptr;
+      event_ = nullptr;
+      return;
+    }
     if (device_) cudaFree(device_);
     if (mirror_) cudaFreeHost(mirror_);
     if (event_) cudaEventDestroy(static_cast<cudaEvent_t>(event_));

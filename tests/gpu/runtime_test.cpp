@@ -116,6 +116,26 @@ TEST(GpuRuntime, QueuedReductionsFillTheSlotsAndTheirMirrors) {
   EXPECT_EQ(dev[2], 0.0);
 }
 
+// Released slots are reused by the next ScalarSlots of their size (a solve makes one): the reused
+// ones start at zero on the device and in the mirror, as new ones do.
+TEST(GpuRuntime, ReusedSlotsStartAtZero) {
+  GLUON_REQUIRE_GPU();
+  const Exec gpu = cuda_exec();
+  for (int round = 0; round < 3; ++round) {
+    ScalarSlots slots(gpu, 5);
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(slots.host(i), 0.0) << "round " << round << ", slot " << i;
+    slots.record();
+    slots.wait();
+    double dev[5];
+    copy_bytes(dev, MemSpace::host, slots.device(0), MemSpace::device, sizeof dev);
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(dev[i], 0.0) << "round " << round << ", slot " << i;
+    for (int i = 0; i < 5; ++i) slots.set(i, 7.0 + i);
+    selftest_sum_into(gpu, 1000, slots, 3);
+    slots.record();
+    slots.wait();
+  }
+}
+
 TEST(GpuRuntime, ParallelForWritesEveryElementInDeviceMemory) {
   GLUON_REQUIRE_GPU();
   const Exec gpu = cuda_exec();

@@ -15,7 +15,9 @@
 //                          reduction that wrote it
 //   s.set(i, v)            slot i = v and its mirror = v, in stream order (synchronises ex's stream)
 //
-// Kernels reading slots must run on ex's stream (or be ordered after it). Move-only.
+// Kernels reading slots must run on ex's stream (or be ordered after it). Move-only. Released
+// slots (their stream synchronised) are kept for the next ScalarSlots of the same n on the same
+// device, zeroed again in ex's stream order (GLUON_DEVICE_CACHE=0: freed at once).
 #include <cstddef>
 
 #include "gluon/runtime/exec.h"
