@@ -60,13 +60,6 @@ void* host_alloc(std::size_t bytes) {
 // GLUON_DEVICE_CACHE=0 frees at once (for memory checkers and A/B runs).
 class DeviceCache {
  public:
-  static bool enabled() {
-    static const bool on = [] {
-      const char* e = std::getenv("GLUON_DEVICE_CACHE");
-      return !(e && std::strcmp(e, "0") == 0);
-    }();
-    return on;
-  }
   void* take(int device, std::size_t bytes) {
     std::lock_guard<std::mutex> lock(m_);
     auto it = free_.find({device, bytes});
@@ -168,7 +161,7 @@ Buffer::Buffer(MemSpace space, std::size_t bytes, const std::string& label, int 
     case MemSpace::device:
 #if GLUON_HAVE_CUDA
       cuda_check(cudaSetDevice(device), "cudaSetDevice(" + std::to_string(device) + ")");
-      if (DeviceCache::enabled() && (ptr_ = device_cache().take(device, bytes)) != nullptr) break;
+      if (device_cache_enabled() && (ptr_ = device_cache().take(device, bytes)) != nullptr) break;
       cudaError_t err = cudaMalloc(&ptr_, bytes);
       if (err != cudaSuccess) {
         cudaGetLastError();
@@ -206,7 +199,7 @@ void Buffer::release() noexcept {
       break;
     case MemSpace::device:
       cudaSetDevice(device_);
-      if (DeviceCache::enabled()) {
+      if (device_cache_enabled()) {
         cudaDeviceSynchronize();  // as cudaFree would: no kernel may still use the block
         cudaGetLastError();
         device_cache().give(device_, ptr_, bytes_);
@@ -313,6 +306,14 @@ DeviceMemoryInfo device_memory_info(int device) {
   (void)device;
   throw DeviceError("device memory query in a build without CUDA");
 #endif
+}
+
+bool device_cache_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("GLUON_DEVICE_CACHE");
+    return !(e && std::strcmp(e, "0") == 0);
+  }();
+  return on;
 }
 
 std::size_t release_cached_device_memory(int device) {

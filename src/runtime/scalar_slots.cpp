@@ -1,13 +1,13 @@
 // Device-resident scalars with a host mirror (runtime/scalar_slots.h). CUDA host API only.
 #include "gluon/runtime/scalar_slots.h"
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
 #include <utility>
 
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/memory.h"
 
 #if GLUON_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -55,13 +55,6 @@ SlotPool& slot_pool() {
   static SlotPool* p = new SlotPool;  // never destroyed: slots may be released at exit
   return *p;
 }
-bool slot_pool_enabled() {  // GLUON_DEVICE_CACHE=0 frees at once, as for Buffers
-  static const bool on = [] {
-    const char* e = std::getenv("GLUON_DEVICE_CACHE");
-    return !(e && std::string(e) == "0");
-  }();
-  return on;
-}
 }  // namespace
 #endif
 
@@ -75,7 +68,7 @@ ScalarSlots::ScalarSlots(const Exec& ex, int n) : ex_(ex), n_(n) {
   }
 #if GLUON_HAVE_CUDA
   cuda::set_device(ex);
-  if (SlotBlock b; slot_pool_enabled() && slot_pool().take(ex.device, n, b)) {
+  if (SlotBlock b; device_cache_enabled() && slot_pool().take(ex.device, n, b)) {
     device_ = b.device, mirror_ = b.mirror, mirror_device_ = b.mirror_device, event_ = b.event;
     check(cudaMemsetAsync(device_, 0, bytes, static_cast<cudaStream_t>(ex.stream)), "cudaMemsetAsync", kLabel);
     for (int i = 0; i < n; ++i) mirror_[i] = 0.0;
@@ -111,7 +104,7 @@ void ScalarSlots::release() noexcept {
     if (current != ex_.device) cudaSetDevice(ex_.device);
     // Kernels queued on the stream may still write the slots.
     if (device_ || mirror_) cudaStreamSynchronize(static_cast<cudaStream_t>(ex_.stream));
-    if (device_ && mirror_ && event_ && slot_pool_enabled()) {
+    if (device_ && mirror_ && event_ && device_cache_enabled()) {
       cudaGetLastError();
       slot_pool().give(ex_.device, n_, SlotBlock{device_, mirror_, mirror_device_, event_});
       device_ = mirror_ = mirror_device_ = nullptr;

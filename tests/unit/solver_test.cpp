@@ -172,6 +172,16 @@ TEST(Solver, InitialGuessAndZeroSource) {
   const SolverResult again = bicgstab(op, x, b, p);
   EXPECT_TRUE(again.converged);
   EXPECT_EQ(again.iterations, 0);
+  // A zero guess (r = b without A x) solves as no guess does, to the same bits.
+  SpinorField x0(op.vector_params()), x1(op.vector_params());
+  blas::zero(x0, kCpu);
+  const SolverResult zero_guess = bicgstab(op, x0, b, p);
+  p.use_initial_guess = false;
+  blas::copy(x1, b, kCpu);  // overwritten: no guess
+  const SolverResult no_guess = bicgstab(op, x1, b, p);
+  EXPECT_EQ(zero_guess.iterations, no_guess.iterations);
+  EXPECT_EQ(rel_distance(x0, x1), 0.0);
+  EXPECT_EQ(zero_guess.true_residual, no_guess.true_residual);
   // b = 0: x = 0 at once.
   SpinorField z(op.vector_params());
   blas::zero(z, kCpu);

@@ -72,5 +72,8 @@ DeviceMemoryInfo device_memory_info(int device);
 // returns their bytes: for code that sizes raw cudaMalloc allocations by cudaMemGetInfo (HPL).
 // 0 in CPU-only builds.
 std::size_t release_cached_device_memory(int device);
+// Whether released device memory is kept for reuse (Buffers, ScalarSlots): not when
+// GLUON_DEVICE_CACHE=0.
+bool device_cache_enabled();
 
 }  // namespace gluon::runtime
