@@ -26,6 +26,7 @@ void run_info(bool json) {
     nlohmann::ordered_json j;
     j["version"] = build::version;
     j["git"] = build::git;
+    j["code"] = build::code;  // the tune cache's build key
     j["build"] = {{"type", build::build_type},        {"cxx", build::cxx_compiler},
                   {"cuda", build::cuda},              {"cuda_compiler", build::cuda_compiler},
                   {"cuda_architectures", build::cuda_architectures},

@@ -560,7 +560,7 @@ std::string device_signature(int device) {
   return signature_locked(g, device);
 }
 
-std::string build_signature() { return build::git; }
+std::string build_signature() { return std::string("code ") + build::code; }
 
 std::string tune_hash(const char* text) {
   std::uint64_t h = 1469598103934665603ull;

@@ -27,8 +27,9 @@
 //                     std::string tune_aux() const;      // e.g. "single r12": part of the key
 //                   and parallel_for(ex, label, n, f) picks them up.
 //   TuneEntry/TuneCache  the cache: entries keyed by (kernel label, n, aux, functor type, device
-//                   name + compute capability, build git hash). load() reads a file (missing:
-//                   empty; unreadable or malformed: a warning and empty; a malformed entry:
+//                   name + compute capability, build: the id of the code compiled, build::code).
+//                   load() reads a file (missing: empty; unreadable or malformed: a warning and
+//                   empty; a malformed entry:
 //                   a warning, that entry left out), find() looks an entry
 //                   up, insert() adds or replaces one, save() merges with what is on disk now
 //                   (another process may have added entries) and writes the file atomically
@@ -109,7 +110,7 @@ struct TuneEntry {
   std::string aux;      // caller's extra key (precision, recon, ...)
   std::string type;     // hash of the functor's type: two instantiations sharing a label differ
   std::string device;   // "NVIDIA H200 sm_90"
-  std::string build;    // git describe of the binary
+  std::string build;    // build_signature(): "code <id>", the code the binary was compiled from
   LaunchConfig config;
   double time_ms = 0.0;          // per launch with config
   double default_time_ms = 0.0;  // per launch with default_launch (0 when not measured)
@@ -157,7 +158,8 @@ int forced_variant();
 
 // "NVIDIA H200 sm_90" for a CUDA device ordinal ("cpu" in CPU-only builds or without a device).
 std::string device_signature(int device);
-// The build key of this binary (git describe).
+// The build key of this binary: "code " + build::code (cmake/build_stamp.cmake), which changes
+// with the sources compiled, not with the docs or the tests.
 std::string build_signature();
 // FNV-1a 64 of a string as 16 hex digits (functor type names in the key).
 std::string tune_hash(const char* text);
