@@ -80,11 +80,7 @@ struct Simd {
   }
   // Half precision storage (precision.h): W int16 of W consecutive sites, as reals (exact; the
   // caller applies the scale).
-  static GLUON_SIMD_INLINE V load(const std::int16_t* p) {
-    typename VecOf<T, L>::i16 h;
-    __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
-    return __builtin_convertvector(h, V);
-  }
+  static GLUON_SIMD_INLINE V load(const std::int16_t* p) { return real(load_int(p)); }
   // Half precision as integers: W int32 lanes (exact sums of stored integers, no rounding), so
   // that sums of two stored values are taken before the conversion to reals.
   using VI = typename VecOf<T, L>::i32;
@@ -92,9 +88,20 @@ struct Simd {
     VI re, im;
   };
   static GLUON_SIMD_INLINE VI load_int(const std::int16_t* p) {
-    typename VecOf<T, L>::i16 h;
-    __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
-    return __builtin_convertvector(h, VI);
+    if constexpr (sizeof(VI) == 32) {
+      // One vpmovsxwd from memory. GCC 12 lowers __builtin_convertvector of 8 int16 to 8 int32
+      // as two 4-lane halves (load, byte shift, two vpmovsxwd, vinserti128), and to 8 floats
+      // with two conversions and a vinsertf128 on top: a fifth of the half Wilson kernel's
+      // instructions (bench/results/2026-11-26-cpu-half-loads/).
+      const __m256i i = _mm256_cvtepi16_epi32(_mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(p, 16))));
+      VI v;
+      __builtin_memcpy(&v, &i, sizeof v);
+      return v;
+    } else {
+      typename VecOf<T, L>::i16 h;
+      __builtin_memcpy(&h, __builtin_assume_aligned(p, 2 * W), 2 * W);
+      return __builtin_convertvector(h, VI);
+    }
   }
   static GLUON_SIMD_INLINE V real(VI v) { return __builtin_convertvector(v, V); }
   static GLUON_SIMD_INLINE C real(CI z) { return {real(z.re), real(z.im)}; }
