@@ -209,6 +209,15 @@ struct Simd {
   static GLUON_SIMD_INLINE C conj_mul(C a, C b) {  // conj(a) b
     return {a.re * b.re + a.im * b.im, a.re * b.im - a.im * b.re};
   }
+  // c + a b and c + conj(a) b, written so that each real is two fused multiply-adds into c (the
+  // compiler contracts a product only into a sum it is an operand of: add(c, mul(a, b)) takes a
+  // multiply, a fused one and an add a real).
+  static GLUON_SIMD_INLINE C mul_add(C a, C b, C c) {
+    return {c.re + a.re * b.re - a.im * b.im, c.im + a.re * b.im + a.im * b.re};
+  }
+  static GLUON_SIMD_INLINE C conj_mul_add(C a, C b, C c) {
+    return {c.re + a.re * b.re + a.im * b.im, c.im + a.re * b.im - a.im * b.re};
+  }
 
   // Software prefetch of n bytes from p into L1 (write: for a store).
   template <class P>

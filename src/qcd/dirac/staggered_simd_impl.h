@@ -140,8 +140,8 @@ struct StaggeredKernel {
     for (int i = 0; i < 3; ++i) {
       C t;
       for (int j = 0; j < 3; ++j) {
-        const C p = Adj ? S::conj_mul(elem(j, i), v[j]) : S::mul(elem(i, j), v[j]);
-        t = j == 0 ? p : S::add(t, p);
+        if (j == 0) t = Adj ? S::conj_mul(elem(j, i), v[j]) : S::mul(elem(i, j), v[j]);
+        else t = Adj ? S::conj_mul_add(elem(j, i), v[j], t) : S::mul_add(elem(i, j), v[j], t);
       }
       if constexpr (kRow2Big && !Adj)
         if (i == 2) t = {t.re * inv, t.im * inv};

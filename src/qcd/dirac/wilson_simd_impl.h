@@ -197,8 +197,8 @@ struct Kernel {
       for (int j = 0; j < 3; ++j) {
         const C e = Adj ? u(j, i) : u(i, j);
         for (int k = 0; k < 2; ++k) {
-          const C p = Adj ? S::conj_mul(e, h[k][j]) : S::mul(e, h[k][j]);
-          t[k] = j == 0 ? p : S::add(t[k], p);
+          if (j == 0) t[k] = Adj ? S::conj_mul(e, h[k][j]) : S::mul(e, h[k][j]);
+          else t[k] = Adj ? S::conj_mul_add(e, h[k][j], t[k]) : S::mul_add(e, h[k][j], t[k]);
         }
       }
       if constexpr (Row2Big && !Adj)
@@ -283,8 +283,8 @@ struct Kernel {
         for (int j = 0; j < i; ++j) {
           const int k = i * (i - 1) / 2 + j;
           const C h = {S::load(cb + (6 + 2 * k) * kT), S::load(cb + (7 + 2 * k) * kT)};
-          o[i] = S::add(o[i], S::mul(h, w[j]));
-          o[j] = S::add(o[j], S::conj_mul(h, w[i]));
+          o[i] = S::mul_add(h, w[j], o[i]);
+          o[j] = S::conj_mul_add(h, w[i], o[j]);
         }
       for (int cc = 0; cc < 3; ++cc) v[2 * b][cc] = o[cc], v[2 * b + 1][cc] = o[3 + cc];
     }
