@@ -159,17 +159,27 @@ struct Simd {
   // p + r kStride), with each site's norm at norm[0 .. W): spinor_accessor.h's encoding, norm = the
   // site's largest |real| (a NaN kept, so the site reads back NaN; below 1e-30 the site stores
   // zero), each real rounded from v * 32767 / norm.
+  // The largest |real| is taken on the bit patterns: with the sign bit cleared, the integer order
+  // of floats is their order, and a NaN's pattern lies above infinity's, so an integer maximum
+  // keeps a NaN: two instructions a real (an and, vpmaxsd), where compares and a select on the
+  // floats took six, in a loop through the stack (bench/results/2026-11-26-cpu-half-loads/).
   template <int N>
   static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v) {
-    V mx{};
+    static_assert(sizeof(T) == 4 && sizeof(M) == sizeof(V), "half storage is computed in single precision");
+    M mxi{};
+#pragma GCC unroll 32
     for (int r = 0; r < N; ++r) {
-      const V a = v[r] < V{} ? -v[r] : v[r];
-      const M take = (a > mx) | (a != a);
-      mx = take ? a : mx;
+      M b;
+      __builtin_memcpy(&b, &v[r], sizeof b);
+      b &= 0x7fffffff;
+      mxi = b > mxi ? b : mxi;
     }
+    V mx;
+    __builtin_memcpy(&mx, &mxi, sizeof mx);
     mx = mx < splat(T(1e-30)) ? V{} : mx;
     store(norm, mx);
     const V k = mx > V{} ? T(32767) / mx : V{};
+#pragma GCC unroll 32
     for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k);
   }
 
