@@ -129,7 +129,7 @@ struct StaggeredKernel {
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
       for (int j = 0; j < 3; ++j) {
         const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-        const C c = S::sub(S::mul(m[0][j1], m[1][j2]), S::mul(m[0][j2], m[1][j1]));
+        const C c = S::mul_sub(m[0][j1], m[1][j2], m[0][j2], m[1][j1]);
         m[2][j] = {c.re, -c.im};
       }
     }

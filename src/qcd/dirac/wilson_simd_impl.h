@@ -173,7 +173,7 @@ struct Kernel {
     } else {  // row 2 = conj(row 0 x row 1)
       for (int j = 0; j < 3; ++j) {
         const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-        const C x = S::sub(S::mul(m[0][j1], m[1][j2]), S::mul(m[0][j2], m[1][j1]));
+        const C x = S::mul_sub(m[0][j1], m[1][j2], m[0][j2], m[1][j1]);
         m[2][j] = {x.re, -x.im};
       }
     }
