@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Call 5: the cuda preset at HEAD (half stores commit), `ctest -L gpu`, the vector-kernel unit tests
-# on the Xeon host (AVX-512 and the AVX2 build forced), then gluon without the half-stores commit
-# (patch -R of .deps/store.patch) for the A/B of trip6.sh.
+# on the Xeon host (AVX-512 and the AVX2 build forced), then gluon without the half-stores and r12-rebuild commits
+# (patch -R of .deps/store.patch, their combined diff) for the A/B of trip6.sh.
 set -u
 R=/tmp/hl5; rm -rf $R; mkdir -p $R
 S=$SECONDS

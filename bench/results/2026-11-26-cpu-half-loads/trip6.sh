@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Call 6 (same warm machine as trip5.sh): half stores against the FMA commit, every CPU half
-# operator, r18 and r12, 48^4, interleaved (bench/dslash-cpu.sh).
+# operator, r18 and r12 (store: both commits), 48^4, interleaved (bench/dslash-cpu.sh).
 set -u
 R=/tmp/hl6; rm -rf $R; mkdir -p $R
 BINS="fma=/tmp/gluon-fma store=/tmp/gluon-store" RUNS=${RUNS:-2} OPS="${OPS:-wilson clover staggered improved-staggered}" \
