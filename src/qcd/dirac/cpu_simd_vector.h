@@ -93,7 +93,8 @@ struct Simd {
       // as two 4-lane halves (load, byte shift, two vpmovsxwd, vinserti128), and to 8 floats
       // with two conversions and a vinsertf128 on top: a fifth of the half Wilson kernel's
       // instructions (bench/results/2026-11-26-cpu-half-loads/).
-      const __m256i i = _mm256_cvtepi16_epi32(_mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(p, 16))));
+      const auto* q = static_cast<const __m128i*>(__builtin_assume_aligned(p, 16));
+      const __m256i i = _mm256_cvtepi16_epi32(_mm_load_si128(q));
       VI v;
       __builtin_memcpy(&v, &i, sizeof v);
       return v;
@@ -165,7 +166,7 @@ struct Simd {
   // floats took six, in a loop through the stack (bench/results/2026-11-26-cpu-half-loads/).
   template <int N>
   static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v) {
-    static_assert(sizeof(T) == 4 && sizeof(M) == sizeof(V), "half storage is computed in single precision");
+    static_assert(sizeof(T) == 4 && sizeof(M) == sizeof(V), "half is computed in single precision");
     M mxi{};
 #pragma GCC unroll 32
     for (int r = 0; r < N; ++r) {
@@ -231,7 +232,8 @@ struct Simd {
   // a b - c d (the r12 row rebuild): one multiply and three fused ones a real, where
   // sub(mul(a, b), mul(c, d)) takes five instructions.
   static GLUON_SIMD_INLINE C mul_sub(C a, C b, C c, C d) {
-    return {a.re * b.re - a.im * b.im - c.re * d.re + c.im * d.im, a.re * b.im + a.im * b.re - c.re * d.im - c.im * d.re};
+    return {a.re * b.re - a.im * b.im - c.re * d.re + c.im * d.im,  //
+            a.re * b.im + a.im * b.re - c.re * d.im - c.im * d.re};
   }
 
   // Software prefetch of n bytes from p into L1 (write: for a store).
