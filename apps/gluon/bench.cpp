@@ -333,6 +333,7 @@ struct SolverBenchOptions {
   std::string solver = "auto", sloppy = "none";
   double tol = 1e-10, kappa = 0.12, mass = 0.05, csw = 1.0, epsilon = 0.1, delta = 0.0;
   int max_iter = 10000;
+  int x_update_batch = qcd::SolverParams{}.x_update_batch;
 };
 
 // A solve on a weak-field configuration (a solvable field, unlike a hot one at these parameters),
@@ -394,6 +395,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   sp.tol = so.tol;
   sp.max_iter = so.max_iter;
   sp.delta = so.delta;
+  sp.x_update_batch = so.x_update_batch;
   {  // warm-up: the same solve, untimed, so that every kernel the timed one launches is tuned first.
      // (A 20-iteration warm-up left the reliable updates' kernels, which a mixed solve first runs
      // later than that with delta 0.01, to be tuned inside the timed solve: staggered CG
@@ -419,6 +421,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   j["lattice"] = {s.lattice[0], s.lattice[1], s.lattice[2], s.lattice[3]};
   j["tolerance"] = so.tol;
   j["iterations"] = r.iterations;
+  if (type != qcd::SolverType::bicgstab) j["x_update_batch"] = sp.x_update_batch;
   j["true_residual"] = r.true_residual;
   j["reliable_updates"] = r.reliable_updates;
   if (mixed) j["reliable_delta"] = r.reliable_delta;
@@ -502,6 +505,9 @@ void register_bench(CLI::App& app) {
   solver->add_option("--max-iter", solve_opts->max_iter, "Iteration limit")->capture_default_str();
   solver->add_option("--delta", solve_opts->delta,
                      "Reliable-update threshold (mixed); 0: by the sloppy precision, 0.01 single, 0.1 half")
+      ->capture_default_str();
+  solver->add_option("--x-update-batch", solve_opts->x_update_batch,
+                     "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")
       ->capture_default_str();
   solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
   solver->add_option("--csw", solve_opts->csw, "Clover coefficient")->capture_default_str();

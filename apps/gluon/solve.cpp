@@ -44,6 +44,7 @@ struct SolveOptions {
   std::string solver = "auto";
   double tol = 1e-10, delta = 0.0;
   int max_iter = 10000;
+  int x_update_batch = qcd::SolverParams{}.x_update_batch;
   std::string precision = "double", sloppy = "none", recon = "18", sloppy_recon = "";
   std::string source = "0,0,0,0", source_type = "point";
   std::uint64_t source_seed = 1;
@@ -245,6 +246,7 @@ void run_solve(const SolveOptions& o) {
   sp.tol = o.tol;
   sp.max_iter = o.max_iter;
   sp.delta = o.delta;
+  sp.x_update_batch = o.x_update_batch;
   sp.verbose = o.verbose;
 
   qcd::SourceSpec src;
@@ -383,6 +385,9 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--max-iter", o->max_iter, "Iteration limit per column")->capture_default_str();
   cmd->add_option("--delta", o->delta,
                   "Reliable-update threshold (mixed precision); 0: by the sloppy precision, 0.01 single, 0.1 half")
+      ->capture_default_str();
+  cmd->add_option("--x-update-batch", o->x_update_batch,
+                  "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")
       ->capture_default_str();
   cmd->add_option("--precision", o->precision, "Outer precision: double, single, half")->capture_default_str();
   cmd->add_option("--sloppy-precision", o->sloppy, "Inner precision for mixed solves: none, single, half")->capture_default_str();

@@ -269,7 +269,56 @@ void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, con
   args.in[0] = slot_ptr("cg_step", "r2", r2, ex, false);
   args.in[1] = slot_ptr("cg_step", "pAp", pAp, ex, false);
   args.in[2] = slot_ptr("cg_step", "r2_new", r2_new, ex, false);
-  run(Op::cg_step, "cg_step", {{"p", &p}, {"x", &x}, {"r", &r}}, args, ex);
+  run(Op::cg_step, "cg_step", {{"p", &p}, {"p", &p}, {"r", &r}, {"x", &x}}, args, ex);
+}
+
+namespace {
+// Each term's vector is set and matches `first` as a BLAS operand; none is one of `distinct`
+// (the vectors the call writes).
+void check_terms(const char* kernel, const std::vector<AxpyTerm>& terms, const SpinorField& first,
+                 std::initializer_list<const SpinorField*> distinct, const runtime::Exec& ex) {
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const std::string vi = "v[" + std::to_string(i) + "]";
+    const std::string where = std::string("blas::") + kernel + ": term " + vi;
+    if (terms[i].v == nullptr) throw InputError(where + ": no vector given");
+    for (const SpinorField* d : distinct)
+      if (terms[i].v == d) throw InputError(where + ": a term's vector must not be one the call writes");
+    detail::Args check;
+    detail::prepare(kernel, {{"x", &first}, {vi.c_str(), terms[i].v}}, check, ex);
+  }
+}
+}  // namespace
+
+void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, SpinorField& p_next,
+                     const SpinorField& r, SpinorField* x, const std::vector<AxpyTerm>& terms,
+                     const runtime::Exec& ex) {
+  const char* k = "cg_step_batched";
+  if (x == nullptr && !terms.empty())
+    throw InputError("blas::cg_step_batched: terms given without x to add them to");
+  if (static_cast<int>(terms.size()) > kMaxAxpyTerms - 1)
+    throw InputError("blas::cg_step_batched: at most " + std::to_string(kMaxAxpyTerms - 1) + " terms, found " +
+                     std::to_string(terms.size()));
+  if (x != nullptr && (x == &p_next || x == &p || x == &r))
+    throw InputError("blas::cg_step_batched: x must be a vector of its own (not p, p_next or r)");
+  if (&p_next == &r) throw InputError("blas::cg_step_batched: p_next must not be r");
+  check_terms(k, terms, p, {&p_next, x}, ex);
+  detail::Args args = coeffs();
+  args.in[0] = slot_ptr(k, "r2", r2, ex, false);
+  args.in[1] = slot_ptr(k, "pAp", pAp, ex, false);
+  args.in[2] = slot_ptr(k, "r2_new", r2_new, ex, false);
+  args.terms = &terms;
+  if (x != nullptr)
+    run(Op::cg_step, k, {{"p", &p}, {"p_next", &p_next}, {"r", &r}, {"x", x}}, args, ex);
+  else
+    run(Op::cg_step, k, {{"p", &p}, {"p_next", &p_next}, {"r", &r}}, args, ex);
+}
+
+void axpy_sum(const std::vector<AxpyTerm>& terms, SpinorField& x, const runtime::Exec& ex) {
+  if (terms.empty()) return;
+  check_terms("axpy_sum", terms, x, {&x}, ex);
+  detail::Args args = coeffs();
+  args.terms = &terms;
+  run(Op::axpy_sum, "axpy_sum", {{"x", &x}}, args, ex);
 }
 
 namespace {

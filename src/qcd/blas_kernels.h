@@ -29,7 +29,8 @@ enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
   xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift,
   // coefficients from device slots (blas.h, "Device-resident scalars")
-  cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_update_slots, bicgstab_p_slots
+  cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_update_slots, bicgstab_p_slots,
+  axpy_sum  // x += sum_i a_i v_i (Args::terms)
 };
 
 using Sums = qcd::detail::DoubleSums<4>;
@@ -38,6 +39,7 @@ struct Args {
   SpinorField* f[6] = {};  // operands, in the order of the functor's members
   complexd a, b, c;
   const std::vector<ShiftUpdate>* shifts = nullptr;
+  const std::vector<AxpyTerm>* terms = nullptr;  // axpy_sum; cg_step's deferred terms (f[3] = x)
   int nspin = 4;
   std::int64_t sites = 0;
   // Device-resident scalars: the slots a kernel reads its coefficients from (cg_residual, cg_step:
@@ -436,6 +438,61 @@ struct BicgUpdateK {
   }
 };
 
+// p_next = r + b p (p_next may be p); with x: x += a p + sum_{i<n} c_i v_i. CG's step, its
+// solution update done every iteration (cg_step: no terms) or deferred and batched
+// (cg_step_batched: x only every few iterations, the waiting directions as the terms).
+template <class Acc, class Coef>
+struct CgStepK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc p, p_next, r, x;
+  Acc v[kMaxAxpyTerms - 1];
+  R c[kMaxAxpyTerms - 1];
+  int n;
+  bool update_x;
+  Coef cg;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vp = p.load(s);
+    auto vn = r.load(s);
+    const R b = cg.b();
+    if (update_x) {
+      auto vx = x.load(s);
+      const R a = cg.a();
+      GLUON_UNROLL_FULL
+      for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += a * spinor_real(vp, k);
+      for (int i = 0; i < n; ++i) {
+        const auto vv = v[i].load(s);
+        GLUON_UNROLL_FULL
+        for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += c[i] * spinor_real(vv, k);
+      }
+      x.store(s, vx);
+    }
+    GLUON_UNROLL_FULL
+    for (int k = 0; k < Acc::nreals; ++k) spinor_real(vn, k) += b * spinor_real(vp, k);
+    p_next.store(s, vn);
+  }
+};
+
+// x += sum_{i<n} c_i v_i
+template <class Acc>
+struct AxpySumK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc x;
+  Acc v[kMaxAxpyTerms];
+  R c[kMaxAxpyTerms];
+  int n;
+  GLUON_HD void operator()(std::int64_t s) const {
+    auto vx = x.load(s);
+    for (int i = 0; i < n; ++i) {
+      const auto vv = v[i].load(s);
+      GLUON_UNROLL_FULL
+      for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += c[i] * spinor_real(vv, k);
+    }
+    x.store(s, vx);
+  }
+};
+
 inline constexpr int kMaxShiftsPerLaunch = 8;
 
 // For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once)
@@ -488,7 +545,7 @@ constexpr bool pairing_free(Op op) {
   switch (op) {
     case Op::zero: case Op::scale: case Op::axpy: case Op::xpay: case Op::axpby: case Op::norm2:
     case Op::re_dot: case Op::axpy_norm2: case Op::xmy_norm2: case Op::cg_update: case Op::axpy_zpbx:
-    case Op::multishift: case Op::cg_residual: case Op::cg_step:
+    case Op::multishift: case Op::cg_residual: case Op::cg_step: case Op::axpy_sum:
       return true;
     default:
       return false;
@@ -508,6 +565,9 @@ inline bool flat_view(Op op, const Args& a, bool half) {
   if (op == Op::multishift)
     for (const ShiftUpdate& u : *a.shifts)
       if (!tiled(u.x) || !tiled(u.p)) return false;
+  if (a.terms != nullptr)
+    for (const AxpyTerm& t : *a.terms)
+      if (!tiled(t.v)) return false;
   return true;
 }
 
@@ -561,7 +621,37 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       neg.sign = -1.0;
       return launch_op("blas_cg_residual", n, AxpyNormK<Acc, CgSlots<R>>{acc(0), acc(1), neg});
     }
-    case Op::cg_step: return launch_op("blas_cg_step", n, AxpyZpbxK<Acc, CgSlots<R>>{acc(0), acc(1), acc(2), cg});
+    case Op::cg_step: {
+      // f: p, p_next, r and x (null: p_next = r + beta p only); terms: the deferred ones.
+      CgStepK<Acc, CgSlots<R>> k{};
+      k.p = acc(0);
+      k.p_next = acc(1);
+      k.r = acc(2);
+      k.update_x = a.f[3] != nullptr;
+      k.x = k.update_x ? acc(3) : acc(1);
+      k.n = 0;
+      if (a.terms != nullptr)
+        for (const AxpyTerm& t : *a.terms) {
+          k.v[k.n] = view(*const_cast<SpinorField*>(t.v));
+          k.c[k.n++] = static_cast<R>(t.a);
+        }
+      k.cg = cg;
+      return launch_op(k.update_x ? "blas_cg_step" : "blas_cg_step_p", n, k);
+    }
+    case Op::axpy_sum: {
+      const auto& terms = *a.terms;
+      for (std::size_t first = 0; first < terms.size(); first += kMaxAxpyTerms) {
+        AxpySumK<Acc> k{};
+        k.x = acc(0);
+        k.n = 0;
+        for (std::size_t i = first; i < terms.size() && k.n < kMaxAxpyTerms; ++i, ++k.n) {
+          k.v[k.n] = view(*const_cast<SpinorField*>(terms[i].v));
+          k.c[k.n] = static_cast<R>(terms[i].a);
+        }
+        launch(ex, "blas_axpy_sum", n, k, a);
+      }
+      return Sums{};
+    }
     case Op::bicgstab_s:
       return launch_op("blas_bicgstab_s", n,
                        CaxpyK<Acc, true, BicgCoef<R>>{acc(0), acc(1), {a.in[0], nullptr, -1.0}});
@@ -608,6 +698,9 @@ inline bool all_blocked(Op op, const Args& a) {
   if (op == Op::multishift)
     for (const ShiftUpdate& u : *a.shifts)
       if (!blocked(u.x) || !blocked(u.p)) return false;
+  if (a.terms != nullptr)
+    for (const AxpyTerm& t : *a.terms)
+      if (!blocked(t.v)) return false;
   return true;
 }
 

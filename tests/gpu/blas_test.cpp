@@ -133,6 +133,44 @@ TEST(BlasGpu, CgSlotKernelsMatchCpu) {
   }
 }
 
+// CG's batched solution update on the GPU (the kernel the solvers run by default): p_next only,
+// then x with the most terms one pass takes, then axpy_sum over more terms than that.
+TEST(BlasGpu, BatchedCgStepAndAxpySumMatchCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+    SCOPED_TRACE(to_string(prec));
+    const int nv = blas::kMaxAxpyTerms + 2;
+    std::vector<SpinorField> h, d;
+    host_device_pairs(prec, 4 + nv, 130, h, d);  // p, p_next, r, x, then the terms' vectors
+    runtime::ScalarSlots sd(gpu, 3), sh(cpu, 3);
+    for (int i = 0; i < 3; ++i) {
+      const double v[3] = {3.5, 1.75, 0.6};
+      sd.set(i, v[i]);
+      sh.set(i, v[i]);
+    }
+    std::vector<blas::AxpyTerm> td, th, all_d, all_h;
+    for (int t = 0; t < nv; ++t) {
+      const double a = 0.3 - 0.17 * t;
+      if (t < blas::kMaxAxpyTerms - 1) {
+        td.push_back({&d[4 + t], a});
+        th.push_back({&h[4 + t], a});
+      }
+      all_d.push_back({&d[4 + t], -a});
+      all_h.push_back({&h[4 + t], -a});
+    }
+    blas::cg_step_batched({&sd, 0}, {&sd, 1}, {&sd, 2}, d[0], d[1], d[2], nullptr, {}, gpu);
+    blas::cg_step_batched({&sh, 0}, {&sh, 1}, {&sh, 2}, h[0], h[1], h[2], nullptr, {}, cpu);
+    blas::cg_step_batched({&sd, 0}, {&sd, 1}, {&sd, 2}, d[1], d[0], d[2], &d[3], td, gpu);
+    blas::cg_step_batched({&sh, 0}, {&sh, 1}, {&sh, 2}, h[1], h[0], h[2], &h[3], th, cpu);
+    blas::axpy_sum(all_d, d[2], gpu);
+    blas::axpy_sum(all_h, h[2], cpu);
+    const double t = tol(prec);
+    for (int k = 0; k < 4; ++k) EXPECT_LT(rel_diff(d[k], h[k]), 10 * t) << k;
+  }
+}
+
 // BiCGstab's slot kernels on the GPU, queued as the solver queues them (one wait), against the CPU.
 TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
   GLUON_REQUIRE_GPU();

@@ -280,6 +280,96 @@ TEST(Blas, CgSlotKernelsEqualTheHostCoefficientKernels) {
   }
 }
 
+// CG's batched solution update: cg_step_batched without x only forms p_next = r + beta p (p, r,
+// and x untouched); with x it adds alpha p and every term, as a plain double loop computes it;
+// p_next may be p; axpy_sum adds any number of terms (several passes beyond kMaxAxpyTerms).
+TEST(Blas, BatchedCgStepAndAxpySumEqualAPlainLoop) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    runtime::ScalarSlots slots(kCpu, 3);
+    const double r2 = 3.5, pAp = 1.75, r2_new = 0.6;
+    const double alpha = r2 / pAp, beta = r2_new / r2;
+    slots.set(0, r2);
+    slots.set(1, pAp);
+    slots.set(2, r2_new);
+    SpinorField p = make(s, 90), pn = make(s, 91), r = make(s, 92), x = make(s, 93);
+    std::vector<SpinorField> v;
+    for (int i = 0; i < blas::kMaxAxpyTerms + 3; ++i) v.push_back(make(s, 100 + i));
+    const Reals rp = reals(p), rr = reals(r), rx = reals(x);
+    // No x: p_next only.
+    blas::cg_step_batched({&slots, 0}, {&slots, 1}, {&slots, 2}, p, pn, r, nullptr, {}, kCpu);
+    Reals wp(rp.size());
+    for (std::size_t i = 0; i < wp.size(); ++i) wp[i] = rr[i] + beta * rp[i];
+    EXPECT_LT(rel_diff(reals(pn), wp, nrm(wp)), tol(s.prec));
+    EXPECT_EQ(reals(p), rp);
+    EXPECT_EQ(reals(r), rr);
+    EXPECT_EQ(reals(x), rx);
+    // With x and the largest number of terms.
+    std::vector<blas::AxpyTerm> terms;
+    Reals wx = rx;
+    for (std::size_t i = 0; i < wx.size(); ++i) wx[i] += alpha * rp[i];
+    for (int t = 0; t < blas::kMaxAxpyTerms - 1; ++t) {
+      const double a = 0.3 - 0.17 * t;
+      terms.push_back({&v[t], a});
+      const Reals rv = reals(v[t]);
+      for (std::size_t i = 0; i < wx.size(); ++i) wx[i] += a * rv[i];
+    }
+    blas::cg_step_batched({&slots, 0}, {&slots, 1}, {&slots, 2}, p, pn, r, &x, terms, kCpu);
+    EXPECT_LT(rel_diff(reals(pn), wp, nrm(wp)), tol(s.prec));
+    EXPECT_LT(rel_diff(reals(x), wx, nrm(wx)), 4 * tol(s.prec));
+    // In place (p_next = p), no terms: cg_step's update.
+    SpinorField p2 = make(s, 90), x2 = make(s, 93);
+    blas::cg_step_batched({&slots, 0}, {&slots, 1}, {&slots, 2}, p2, p2, r, &x2, {}, kCpu);
+    SpinorField p3 = make(s, 90), x3 = make(s, 93);
+    blas::cg_step({&slots, 0}, {&slots, 1}, {&slots, 2}, p3, x3, r, kCpu);
+    EXPECT_EQ(reals(p2), reals(p3));
+    EXPECT_EQ(reals(x2), reals(x3));
+    // axpy_sum over more terms than one pass takes.
+    std::vector<blas::AxpyTerm> all;
+    SpinorField y = make(s, 94);
+    Reals wy = reals(y);
+    for (std::size_t t = 0; t < v.size(); ++t) {
+      const double a = -0.2 + 0.11 * static_cast<double>(t);
+      all.push_back({&v[t], a});
+      const Reals rv = reals(v[t]);
+      for (std::size_t i = 0; i < wy.size(); ++i) wy[i] += a * rv[i];
+    }
+    blas::axpy_sum(all, y, kCpu);
+    EXPECT_LT(rel_diff(reals(y), wy, nrm(wy)), 4 * tol(s.prec));
+  }
+}
+
+TEST(Blas, BatchedCgStepRefusesAliasedOrTooManyTerms) {
+  const Case s{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
+  runtime::ScalarSlots slots(kCpu, 3);
+  SpinorField p = make(s, 1), pn = make(s, 2), r = make(s, 3), x = make(s, 4), v = make(s, 5);
+  const blas::Slot a{&slots, 0}, b{&slots, 1}, c{&slots, 2};
+  auto message = [](auto&& f) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message([&] { blas::cg_step_batched(a, b, c, p, pn, r, nullptr, {{&v, 1.0}}, kCpu); })
+                .find("terms given without x"),
+            std::string::npos);
+  EXPECT_NE(message([&] { blas::cg_step_batched(a, b, c, p, pn, r, &x, {{&pn, 1.0}}, kCpu); })
+                .find("term v[0]: a term's vector must not be one the call writes"),
+            std::string::npos);
+  EXPECT_NE(message([&] { blas::cg_step_batched(a, b, c, p, pn, r, &pn, {}, kCpu); }).find("x must be a vector of its own"),
+            std::string::npos);
+  EXPECT_NE(message([&] { blas::axpy_sum({{&x, 1.0}}, x, kCpu); }).find("must not be one the call writes"),
+            std::string::npos);
+  std::vector<blas::AxpyTerm> many(blas::kMaxAxpyTerms, blas::AxpyTerm{&v, 1.0});
+  EXPECT_NE(message([&] { blas::cg_step_batched(a, b, c, p, pn, r, &x, many, kCpu); }).find("at most 7 terms, found 8"),
+            std::string::npos);
+  const Case other{Precision::single, 4, FieldOrder::site_major, SiteSubset::full};
+  SpinorField w = make(other, 6);
+  EXPECT_NE(message([&] { blas::axpy_sum({{&w, 1.0}}, x, kCpu); }).find("precision"), std::string::npos);
+}
+
 // p^dagger A p <= 0, NaN or Inf: alpha is 0, so x and r keep their values (the solver reports the
 // breakdown from the slot); |r|^2 = 0 makes beta 0 rather than NaN.
 TEST(Blas, CgSlotKernelsLeaveXAndRAloneOnABreakdown) {

@@ -37,6 +37,8 @@
 //                                returns {|r|^2, <r0, r>}
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
+//   axpy_sum(terms, x)           x += sum_i a_i v_i over the terms {v_i, a_i} (x is read and written
+//                                once per kMaxAxpyTerms terms; CG's deferred solution update)
 //
 // Across precisions (reliable updates): nspin, site subset and geometry must match, the
 // precisions may differ (blas_mixed_kernels.cpp; one pass each where the outer precision is double
@@ -54,6 +56,12 @@
 //   re_dot(x, y, out)                   out = Re <x, y>
 //   cg_residual(r2, pAp, Ap, r, r2_new) r -= alpha Ap; r2_new = |r|^2
 //   cg_step(r2, pAp, r2_new, p, x, r)   x += alpha p; p = r + beta p
+//   cg_step_batched(r2, pAp, r2_new, p, p_next, r, x, terms)
+//                                       p_next = r + beta p (p_next may be p); and when x is given,
+//                                       x += alpha p + sum_i a_i v_i over the terms (at most
+//                                       kMaxAxpyTerms - 1; none of them p_next or x). CG with its
+//                                       solution update batched: the earlier directions wait in
+//                                       their own vectors and x is streamed once per batch.
 // with alpha = r2 / pAp when pAp is positive and finite, else 0 (x and r then stay as they were;
 // the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
 // BiCGstab's, where rho, alpha, omega and beta name {Re, Im} pairs and r0v, ts the triples
@@ -129,6 +137,14 @@ struct ShiftUpdate {
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
                        const runtime::Exec& ex);
 
+// One term of a deferred solution update, x += a v (axpy_sum, cg_step_batched).
+struct AxpyTerm {
+  const SpinorField* v;
+  double a;
+};
+inline constexpr int kMaxAxpyTerms = 8;  // vectors one pass adds into x (p and the terms)
+void axpy_sum(const std::vector<AxpyTerm>& terms, SpinorField& x, const runtime::Exec& ex);
+
 struct Slot {
   runtime::ScalarSlots* slots = nullptr;
   int index = 0;
@@ -142,6 +158,9 @@ void re_dot(const SpinorField& x, const SpinorField& y, Slot out, const runtime:
 void cg_residual(Slot r2, Slot pAp, const SpinorField& Ap, SpinorField& r, Slot r2_new, const runtime::Exec& ex);
 void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, const SpinorField& r,
              const runtime::Exec& ex);
+void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, SpinorField& p_next,
+                     const SpinorField& r, SpinorField* x, const std::vector<AxpyTerm>& terms,
+                     const runtime::Exec& ex);
 void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
                   const runtime::Exec& ex);
 void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);

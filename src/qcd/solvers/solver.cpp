@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/solvers/bicgstab.h"
@@ -14,6 +15,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/log.h"
 #include "gluon/runtime/scalar_slots.h"
+#include "../cg_coefficients.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -103,6 +105,9 @@ Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result
   if (p.max_stagnant_updates < 1)
     throw InputError(solver_ + ": max_stagnant_updates: expected >= 1, found " +
                      std::to_string(p.max_stagnant_updates));
+  if (p.x_update_batch < 1 || p.x_update_batch > blas::kMaxAxpyTerms)
+    throw InputError(solver_ + ": x_update_batch: expected 1 to " + std::to_string(blas::kMaxAxpyTerms) +
+                     ", found " + std::to_string(p.x_update_batch));
   if (p.verbose && p.log_every <= 0)
     throw InputError(solver_ + ": log_every: expected > 0, found " + std::to_string(p.log_every));
   result_.solver = solver_;
@@ -285,7 +290,13 @@ double ReliableSolution::true_r2() {
 // device slots (blas.h, "Device-resident scalars"), and the host waits once, for |r|^2, while the
 // x and p update is already queued behind it (its run time hides the round trip to the host and
 // back). The host's decisions (convergence, reliable update, breakdown) therefore see an
-// iteration whose x and p updates are already done.
+// iteration whose p update is already done.
+//
+// The solution update is batched (SolverParams::x_update_batch = n): each direction p gets its own
+// vector and waits, with its alpha (cg_alpha of the slots' values, as the device computed it),
+// until n of them are added to X in the step of every n-th iteration (blas::cg_step_batched) or
+// before a true-residual check, a failure or the iteration limit (blas::axpy_sum). X is then
+// read and written once per n iterations; the other steps only form p_next = R + beta p.
 bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
              double tol, Monitor& m) {
   const runtime::Exec& exs = As.exec;
@@ -296,8 +307,26 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   SpinorField& X = sol.X();
   const double nrs = sol.nrs, b2 = sol.b2, stop2 = sol.stop2, delta = sol.delta;
   double r2 = sol.r2;
-  SpinorField p(As.params), Ap(As.params);
-  blas::copy(p, R, exs);
+  const int batch = m.params().x_update_batch;
+  // Directions: dirs[cur] is this iteration's p; with batch > 1, `pending` holds the earlier ones
+  // whose alpha p is not yet in X (at most batch - 1 of them, so batch + 1 vectors suffice).
+  std::vector<SpinorField> dirs;
+  for (int i = 0; i < (batch > 1 ? batch + 1 : 1); ++i) dirs.emplace_back(As.params);
+  int cur_dir = 0;
+  std::vector<blas::AxpyTerm> pending;
+  auto flush_x = [&] {
+    blas::axpy_sum(pending, X, exs);
+    pending.clear();
+  };
+  auto free_dir = [&] {
+    for (int j = 0;; ++j) {
+      const bool used = j == cur_dir || std::any_of(pending.begin(), pending.end(),
+                                                    [&](const blas::AxpyTerm& t) { return t.v == &dirs[j]; });
+      if (!used) return j;
+    }
+  };
+  SpinorField Ap(As.params);
+  blas::copy(dirs[cur_dir], R, exs);
   // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; slot 2: p^dagger A p
   // (slot 3: its scratch, LinearOp::apply_residual).
   runtime::ScalarSlots slots(exs, 4);
@@ -309,13 +338,29 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   int since_best = 0;
   try {
     while (true) {
-      if (m.out_of_iterations()) return sol.true_r2() <= stop2;
+      if (m.out_of_iterations()) {
+        flush_x();
+        return sol.true_r2() <= stop2;
+      }
       const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur};
+      SpinorField& p = dirs[cur_dir];
       As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
       slots.record();
-      blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
+      const bool add_x = static_cast<int>(pending.size()) + 1 >= batch;
+      if (batch == 1) {
+        blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
+      } else {
+        // p_next = R + beta p; every batch-th iteration also X += alpha p + the pending terms.
+        const int next = free_dir();
+        blas::cg_step_batched(r2_slot, pAp_slot, r2_new_slot, p, dirs[next], R, add_x ? &X : nullptr,
+                              add_x ? pending : std::vector<blas::AxpyTerm>{}, exs);
+        if (add_x) pending.clear();
+        else pending.push_back({&p, 0.0});  // alpha below, once the host has p^dagger A p
+        cur_dir = next;
+      }
       slots.wait();
       const double pAp = slots.host(2);
+      if (!pending.empty() && pending.back().v == &p) pending.back().a = blas::detail::cg_alpha(r2, pAp);
       m.finite("p^dagger A p", pAp);
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
@@ -335,9 +380,11 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       const bool stalled = ++since_best >= kStallIterations;
       if (!claims && !stalled && !(mixed && rn < delta * rmax)) continue;
       // Reliable update (or the convergence check): the true residual in the outer precision.
-      // X already holds this iteration's step; p = R + beta p_old is the next direction. Keep
+      // X then holds this iteration's step; p = R + beta p_old is the next direction. Keep
       // q = beta p_old (R is still the iterated residual here) for the re-projection below.
-      blas::axpy(-1.0, R, p, exs);
+      flush_x();
+      SpinorField& pn = dirs[cur_dir];
+      blas::axpy(-1.0, R, pn, exs);
       m.flops(2 * nrs);
       const double t2 = sol.true_r2();  // (mixed: R = r too)
       if (t2 <= stop2) return true;
@@ -351,18 +398,19 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       if (worse) {
         // The true residual grew since the last update: the sloppy recurrence has drifted too far
         // for its search direction to be useful. Restart it from the true residual.
-        blas::copy(p, R, exs);
+        blas::copy(pn, R, exs);
         ++res.restarts;
         continue;
       }
       // Keep the search direction, re-projected against the new residual (QUDA's CG):
       // p = R + q - (<R, q> / |R|^2) R.
-      const complexd rq = blas::cdot(R, p, exs);
-      blas::caxpy(complexd(1.0 - rq.re / r2, -rq.im / r2), R, p, exs);
+      const complexd rq = blas::cdot(R, pn, exs);
+      blas::caxpy(complexd(1.0 - rq.re / r2, -rq.im / r2), R, pn, exs);
       m.flops(8 * nrs);
     }
   } catch (const Failure&) {
     try {
+      flush_x();
       sol.flush();
     } catch (...) {
     }

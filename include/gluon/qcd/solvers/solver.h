@@ -5,7 +5,8 @@
 //   SolverParams   tol (relative residual |b - A x| / |b| to reach), max_iter, delta (reliable-
 //                  update threshold of mixed-precision solves; 0 picks it by the sloppy
 //                  precision, reliable_delta()), verbose/log_every (a log line
-//                  every log_every iterations), use_initial_guess, throw_on_failure.
+//                  every log_every iterations), use_initial_guess, throw_on_failure,
+//                  x_update_batch (CG's batched solution update).
 //   SolverResult   converged, iterations, true_residual (relative, recomputed at the end in the
 //                  outer precision with the precise operator), seconds, flops and gflops,
 //                  history (the iterated relative residual after every iteration, so
@@ -66,6 +67,12 @@ struct SolverParams {
   // checks, forced checks) have not lowered the best true residual so far by 1% (a sloppy
   // operator that does not match the precise one, or a tol below what the precision can reach).
   int max_stagnant_updates = 10;
+  // CG (cg, cgnr, cgne): the solution update x += alpha p of this many iterations is applied in
+  // one pass (QUDA's solution-accumulator pipeline). The directions wait in their own vectors,
+  // so x is read and written once a batch instead of once an iteration, and each iteration's
+  // step streams 3 vectors instead of 5, for x_update_batch extra vectors of memory. 1 updates
+  // x every iteration, with no extra vector; at most blas::kMaxAxpyTerms.
+  int x_update_batch = 4;
 };
 
 struct SolverResult {
