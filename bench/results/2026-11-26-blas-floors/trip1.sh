@@ -42,7 +42,12 @@ for b in new base; do
     --kappa 0.12 --solver bicgstab --precision double --sloppy-precision half --recon 12 --tol 1e-10 \
     --lattice 32,32,32,32 >$R/gpu/profile-wilson-half-$b.txt 2>&1
 done
-grep -h "blas_cdot_norm2\|blas_re_dot\|blas_norm2" $R/gpu/tunecache-new.json | grep variant | head -20 >$R/gpu/variants-chosen.txt
+python3 -c "
+import json
+for e in json.load(open('$R/gpu/tunecache-new.json'))['entries']:
+    if e['kernel'].endswith('/variant') and e['kernel'].startswith('blas_'):
+        print(e['kernel'], e['n'], e['type'], 'variant', e['block'] // 32 - 1, e.get('time_ms'), e.get('default_time_ms'))
+" >$R/gpu/variants-chosen.txt 2>&1
 rm -f $R/gpu/build.log $R/gpu/configure.log
 tar czf "$OUT/res.tgz" -C /tmp res
 cat "$R/stdout.txt"; tail -3 "$R/gpu/ctest-gpu.log"; grep -E "Failed|\*\*\*" $R/gpu/ctest-gpu.log | head
