@@ -18,8 +18,6 @@
 #include "gluon/qcd/spinor_accessor.h"
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/hd.h"
-#include "gluon/runtime/tune.h"
-#include "dirac/occupancy_floor.h"
 #include "gluon/runtime/parallel.h"
 #include "bicgstab_coefficients.h"
 #include "cg_coefficients.h"
@@ -230,7 +228,6 @@ struct CaxpyK {
 
 template <class Acc>
 struct Norm2K {
-  using acc_type = Acc;
   static constexpr int nred = 1;
   static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x;
@@ -249,7 +246,6 @@ struct Norm2K {
 // {Re <x,y>, Im <x,y>, |x|^2}
 template <class Acc>
 struct CdotK {
-  using acc_type = Acc;
   static constexpr int nred = 3;
   static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x, y;
@@ -271,7 +267,6 @@ struct CdotK {
 
 template <class Acc>
 struct ReDotK {
-  using acc_type = Acc;
   static constexpr int nred = 1;
   static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
   Acc x, y;
@@ -529,7 +524,7 @@ struct MultishiftK {
 // ---- launcher ----
 
 template <class F>
-Sums launch_plain(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f, const Args& a) {
+Sums launch(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f, const Args& a) {
   Sums out{};
   if constexpr (F::nred == 0) {
     runtime::parallel_for(ex, label, n, f);
@@ -542,48 +537,6 @@ Sums launch_plain(const runtime::Exec& ex, const char* label, std::int64_t n, co
     for (int i = 0; i < F::nred; ++i) out.v[i] = r.v[i];
   }
   return out;
-}
-
-// The read-only reductions (norm2, cdot, re_dot; rerunning them changes nothing, so the tuner may
-// time variants) of 4-spin single and half vectors, which also run with occupancy floors.
-template <class F>
-constexpr bool floored_reduction() {
-  if constexpr (requires { typename F::acc_type; }) {
-    using Acc = typename F::acc_type;
-    return F::tuning == runtime::Tuning::idempotent && Acc::spins == 4 &&
-           !std::is_same_v<typename Acc::store_type, double>;
-  } else {
-    return false;
-  }
-}
-
-// Each loads two spinors and sums in double: 94 registers for half CdotK (ptxas, sm_90), so 2
-// blocks of 256 threads an SM, and each thread strides over ~8 sites one after another. The H200
-// profile of a double-half Wilson BiCGstab had its cdot at 29 us a call where the two 27 MB
-// vectors take 13 us at the copy rate (bench/results/2026-11-25-pdl-h200). The tuner times the
-// plain kernel against floors of 6 and 8 blocks of 128 threads (85 and 64 registers) and keeps
-// the fastest (choose_variant, as the dslash kernels do).
-using BlasFloors = std::integer_sequence<int, 6, 8>;
-
-template <class F>
-Sums launch(const runtime::Exec& ex, const char* label, std::int64_t n, const F& f, const Args& a) {
-#if GLUON_HAVE_CUDA
-  if constexpr (floored_reduction<F>()) {
-    if (ex.on_device() && n > 0) {
-      Sums out{};
-      auto go = [&](int v) {
-        qcd::detail::launch_variant(v, f, [&](const auto& g) { out = launch_plain(ex, label, n, g, a); },
-                                    BlasFloors{});
-      };
-      runtime::TuneSpec spec;
-      spec.label = label;
-      spec.tuning = runtime::Tuning::idempotent;
-      go(runtime::choose_variant<F>(ex, spec, n, 1 + static_cast<int>(BlasFloors::size()), go));
-      return out;
-    }
-  }
-#endif
-  return launch_plain(ex, label, n, f, a);
 }
 
 // Ops whose result does not depend on which stored reals form a site or a complex number: real

@@ -11,7 +11,6 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/exec.h"
-#include "gluon/runtime/tune.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -102,46 +101,6 @@ TEST(BlasGpu, KernelsMatchCpu) {
     SpinorField dd(params(Precision::double_, runtime::MemSpace::device));
     blas::copy(dd, d[1], gpu);
     near(blas::norm2(dd, gpu), blas::norm2(h[1], cpu));
-  }
-}
-
-// The read-only reductions of single and half 4-spin vectors run with occupancy floors when the
-// tuner finds them faster (blas_kernels.h, floored_reduction): every variant, forced in turn
-// (runtime::set_forced_variant), gives the CPU's norm2, cdot, re_dot and queued cdot_norm2.
-TEST(BlasGpu, EveryReductionVariantMatchesCpu) {
-  GLUON_REQUIRE_GPU();
-  const auto cpu = runtime::cpu_exec();
-  const auto gpu = runtime::cuda_exec();
-  struct Reset {
-    ~Reset() { runtime::set_forced_variant(-1); }
-  } reset;
-  for (Precision prec : {Precision::single, Precision::half}) {
-    SCOPED_TRACE(to_string(prec));
-    std::vector<SpinorField> h, d;
-    host_device_pairs(prec, 2, 150, h, d);
-    const double t = tol(prec);
-    const double n0 = blas::norm2(h[0], cpu);
-    const complexd dc = blas::cdot(h[0], h[1], cpu);
-    const double rc = blas::re_dot(h[0], h[1], cpu);
-    for (int v = 0; v < 3; ++v) {  // the plain kernel, floors 6 and 8
-      SCOPED_TRACE(v);
-      runtime::set_forced_variant(v);
-      EXPECT_NEAR(blas::norm2(d[0], gpu), n0, t * n0);
-      const complexd dg = blas::cdot(d[0], d[1], gpu);
-      EXPECT_NEAR(dg.re, dc.re, t * n0);
-      EXPECT_NEAR(dg.im, dc.im, t * n0);
-      EXPECT_NEAR(blas::re_dot(d[0], d[1], gpu), rc, t * n0);
-      runtime::ScalarSlots sd(gpu, 7);
-      sd.set(0, 0.8);
-      sd.set(1, -0.3);
-      blas::bicgstab_ts(d[0], d[1], {&sd, 2}, {&sd, 5}, gpu);  // <t, s>, |t|^2 and omega
-      sd.record();
-      sd.wait();
-      EXPECT_NEAR(sd.host(2), dc.re, t * n0);
-      EXPECT_NEAR(sd.host(3), dc.im, t * n0);
-      EXPECT_NEAR(sd.host(4), n0, t * n0);
-      EXPECT_NEAR(sd.host(5), dc.re / n0, 10 * t);
-    }
   }
 }
 
