@@ -19,7 +19,7 @@ for sloppy in half none; do
   build-cuda/bin/gluon "${args[@]}" >$R/untimed-$sloppy.txt 2>&1
   st=short; [[ $sloppy == none ]] && st=double
   timeout 200 "$NCU" --clock-control none --kernel-name-base demangled \
-    --kernel-name regex:"(CdotK|BicgUpdateK|BicgPK|CaxpyK)<gluon::qcd::SpinorAccessor<$st, 4" \
+    --kernel-name regex:"(CdotK|BicgUpdateK|BicgPK|CaxpyK)<gluon::qcd::SpinorAccessor<$st, \\(int\\)4" \
     --launch-skip 8 --launch-count 8 \
     --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
     --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
