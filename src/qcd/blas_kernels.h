@@ -66,6 +66,15 @@ Sums run_half(Op op, const Args& args, const runtime::Exec& ex);
 
 // ---- functors (Acc = SpinorAccessor<Store, nspin>) ----
 
+// The type a reduction sums one site's products in before they join the double sum over sites:
+// double, but float for half-precision operands. Their values carry 16 bits, so a site's 12-24
+// products lose nothing in float, and converting each of them to double (F2F, a quarter of the
+// FP32 rate on sm_90) and multiplying in double was most of the half cdot's instructions: it ran
+// at 58% of the DRAM bandwidth, latency-bound at 24% occupancy (Nsight Compute, H100,
+// bench/results/2026-11-26-half-blas-ncu/).
+template <class Acc>
+using SiteSum = std::conditional_t<is_half_store<typename Acc::store_type>, float, double>;
+
 template <class Acc>
 struct ZeroK {
   static constexpr int nred = 0;
@@ -211,7 +220,7 @@ struct CaxpyK {
     const auto vx = x.load(s);
     auto vy = y.load(s);
     const Complex<R> a = c.a();
-    [[maybe_unused]] double n2 = 0.0;
+    [[maybe_unused]] SiteSum<Acc> n2 = 0;
     GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const R xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
@@ -219,7 +228,7 @@ struct CaxpyK {
       const R yi = spinor_real(vy, 2 * c + 1) + (a.re * xi + a.im * xr);
       spinor_real(vy, 2 * c) = yr;
       spinor_real(vy, 2 * c + 1) = yi;
-      if constexpr (norm) n2 += static_cast<double>(yr) * yr + static_cast<double>(yi) * yi;
+      if constexpr (norm) n2 += static_cast<SiteSum<Acc>>(yr) * yr + static_cast<SiteSum<Acc>>(yi) * yi;
     }
     y.store(s, vy);
     if constexpr (norm) return {{n2}};
@@ -233,10 +242,10 @@ struct Norm2K {
   Acc x;
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto v = x.load(s);
-    double n = 0.0;
+    SiteSum<Acc> n = 0;
     GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
-      const double d = spinor_real(v, r);
+      const SiteSum<Acc> d = spinor_real(v, r);
       n += d * d;
     }
     return {{n}};
@@ -252,11 +261,11 @@ struct CdotK {
   GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     const auto vy = y.load(s);
-    double dr = 0.0, di = 0.0, n = 0.0;
+    SiteSum<Acc> dr = 0, di = 0, n = 0;
     GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
-      const double xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
-      const double yr = spinor_real(vy, 2 * c), yi = spinor_real(vy, 2 * c + 1);
+      const SiteSum<Acc> xr = spinor_real(vx, 2 * c), xi = spinor_real(vx, 2 * c + 1);
+      const SiteSum<Acc> yr = spinor_real(vy, 2 * c), yi = spinor_real(vy, 2 * c + 1);
       dr += xr * yr + xi * yi;
       di += xr * yi - xi * yr;
       n += xr * xr + xi * xi;
@@ -273,10 +282,10 @@ struct ReDotK {
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     const auto vy = y.load(s);
-    double d = 0.0;
+    SiteSum<Acc> d = 0;
     GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r)
-      d += static_cast<double>(spinor_real(vx, r)) * static_cast<double>(spinor_real(vy, r));
+      d += static_cast<SiteSum<Acc>>(spinor_real(vx, r)) * static_cast<SiteSum<Acc>>(spinor_real(vy, r));
     return {{d}};
   }
 };
@@ -292,12 +301,12 @@ struct AxpyNormK {
     const auto vx = x.load(s);
     auto vy = y.load(s);
     const R a = c.a();
-    double n = 0.0;
+    SiteSum<Acc> n = 0;
     GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
       const R v = spinor_real(vy, r) + a * spinor_real(vx, r);
       spinor_real(vy, r) = v;
-      n += static_cast<double>(v) * v;
+      n += static_cast<SiteSum<Acc>>(v) * v;
     }
     y.store(s, vy);
     return {{n}};
@@ -313,12 +322,12 @@ struct XmyNormK {
   GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
     const auto vx = x.load(s);
     auto vy = y.load(s);
-    double n = 0.0;
+    SiteSum<Acc> n = 0;
     GLUON_UNROLL_FULL
     for (int r = 0; r < Acc::nreals; ++r) {
       const R v = spinor_real(vx, r) - spinor_real(vy, r);
       spinor_real(vy, r) = v;
-      n += static_cast<double>(v) * v;
+      n += static_cast<SiteSum<Acc>>(v) * v;
     }
     y.store(s, vy);
     return {{n}};
@@ -337,13 +346,13 @@ struct CgUpdateK {
     const auto vap = ap.load(s);
     auto vx = x.load(s);
     auto vr = r.load(s);
-    double n = 0.0;
+    SiteSum<Acc> n = 0;
     GLUON_UNROLL_FULL
     for (int k = 0; k < Acc::nreals; ++k) {
       spinor_real(vx, k) += a * spinor_real(vp, k);
       const R v = spinor_real(vr, k) - a * spinor_real(vap, k);
       spinor_real(vr, k) = v;
-      n += static_cast<double>(v) * v;
+      n += static_cast<SiteSum<Acc>>(v) * v;
     }
     x.store(s, vx);
     r.store(s, vr);
@@ -413,7 +422,7 @@ struct BicgUpdateK {
     const auto vt = t.load(s);
     auto vx = x.load(s);
     const auto v0 = r0.load(s);
-    double n = 0.0, dr = 0.0, di = 0.0;
+    SiteSum<Acc> n = 0, dr = 0, di = 0;
     GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
@@ -426,8 +435,8 @@ struct BicgUpdateK {
       spinor_real(vx, 2 * c + 1) = zx.im;
       spinor_real(vs, 2 * c) = zr.re;
       spinor_real(vs, 2 * c + 1) = zr.im;
-      const double rr = zr.re, ri = zr.im;
-      const double ar = spinor_real(v0, 2 * c), ai = spinor_real(v0, 2 * c + 1);
+      const SiteSum<Acc> rr = zr.re, ri = zr.im;
+      const SiteSum<Acc> ar = spinor_real(v0, 2 * c), ai = spinor_real(v0, 2 * c + 1);
       n += rr * rr + ri * ri;
       dr += ar * rr + ai * ri;
       di += ar * ri - ai * rr;

@@ -168,7 +168,7 @@ TEST(Blas, ComplexAxpyFamily) {
   }
 }
 
-TEST(Blas, ReductionsAreExactDoubleSumsOfTheStoredValues) {
+TEST(Blas, ReductionsAreDoubleSumsOfTheStoredValues) {
   for (const Case& s : setups()) {
     SCOPED_TRACE(s.name());
     SpinorField x = make(s, 6), y = make(s, 7);
@@ -180,19 +180,22 @@ TEST(Blas, ReductionsAreExactDoubleSumsOfTheStoredValues) {
       rd += rx[i] * ry[i];
     }
     for (std::size_t c = 0; c < rx.size() / 2; ++c) dot += std::conj(at(rx, c)) * at(ry, c);
-    // The loads decode exactly what the conversion to double decodes: only the summation order differs.
-    EXPECT_NEAR(blas::norm2(x, kCpu), n2, 1e-12 * n2);
-    EXPECT_NEAR(blas::re_dot(x, y, kCpu), rd, 1e-12 * n2);
+    // The loads decode exactly what the conversion to double decodes: only the summation order
+    // differs, and for half operands the rounding of each site's sum, which is taken in float
+    // (blas_kernels.h, SiteSum): within 1e-6 then, 1e-12 otherwise.
+    const double e = s.prec == Precision::half ? 1e-6 : 1e-12;
+    EXPECT_NEAR(blas::norm2(x, kCpu), n2, e * n2);
+    EXPECT_NEAR(blas::re_dot(x, y, kCpu), rd, e * n2);
     const complexd d = blas::cdot(x, y, kCpu);
-    EXPECT_NEAR(d.re, dot.real(), 1e-12 * n2);
-    EXPECT_NEAR(d.im, dot.imag(), 1e-12 * n2);
-    EXPECT_NEAR(d.re, blas::re_dot(x, y, kCpu), 1e-12 * n2);
+    EXPECT_NEAR(d.re, dot.real(), e * n2);
+    EXPECT_NEAR(d.im, dot.imag(), e * n2);
+    EXPECT_NEAR(d.re, blas::re_dot(x, y, kCpu), e * n2);
     const blas::DotNorm dn = blas::cdot_norm2(x, y, kCpu);
-    EXPECT_NEAR(dn.dot.re, dot.real(), 1e-12 * n2);
-    EXPECT_NEAR(dn.dot.im, dot.imag(), 1e-12 * n2);
-    EXPECT_NEAR(dn.norm2, n2, 1e-12 * n2);
+    EXPECT_NEAR(dn.dot.re, dot.real(), e * n2);
+    EXPECT_NEAR(dn.dot.im, dot.imag(), e * n2);
+    EXPECT_NEAR(dn.norm2, n2, e * n2);
     // <x, x> is real.
-    EXPECT_NEAR(blas::cdot(x, x, kCpu).im, 0.0, 1e-12 * n2);
+    EXPECT_NEAR(blas::cdot(x, x, kCpu).im, 0.0, e * n2);
     // A reduction over a random field is not zero: the test could fail.
     EXPECT_GT(std::fabs(dot.imag()), 1e-3);
   }

@@ -5,7 +5,8 @@
 // (InputError naming the kernel and the operand otherwise); layouts (site_major / blocked, pad)
 // may differ. The fields' memory must be usable by ex (host/pinned for cpu, device memory of
 // ex.device for cuda). Arithmetic runs in the storage's compute type (double for double, float for
-// single and half); every reduction is accumulated in double, per site and over sites (the
+// single and half); every reduction is accumulated in double over sites, and per site in double too except
+// for half-precision operands (float: 16-bit values lose nothing there; blas_kernels.h, SiteSum) (the
 // parallel_reduce order is fixed, so results do not depend on the thread count). Half-precision
 // operands are decoded with their per-site norms and every written site is re-normalised (new
 // norm = max |component|, accessor store). Complex inner products are cdot(x, y) = sum conj(x) y.
