@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
-# Call 1 (GPU machine, carry .deps): occupancy floors for the read-only BLAS reductions (single and
-# half spinors), A/B in one call. Builds the cuda preset (new), runs the GPU tests, keeps that
-# binary, reverts the change (.deps/site-sum.patch) and rebuilds (base), then runs the solves
-# whose iterations call those reductions: Wilson and clover BiCGstab double-half, clover BiCGstab
-# double-single (neither folds <r0, v> nor <t, s> into the operator), staggered CG double-half,
-# 32^4, tol 1e-10, two rounds with the binaries' order swapped; then GLUON_PROFILE=1 of the Wilson
-# double-half solve with each binary.
+# Call 2 (GPU machine, carry .deps): half-precision reductions summing a site in float (SiteSum),
+# A/B in one call. Builds the cuda preset (new), runs the GPU tests, keeps that binary, reverts
+# the change (.deps/site-sum.patch) and rebuilds (base), then runs double-half solves: Wilson and
+# clover BiCGstab, Wilson CGNR, staggered CG, 32^4, tol 1e-10, two rounds with the binaries'
+# order swapped; then GLUON_PROFILE=1 of the Wilson double-half BiCGstab with each binary.
 set -u
 R=/tmp/res; rm -rf $R; mkdir -p $R/gpu
 export GLUON_TESTDATA=$PWD/.deps/testdata
