@@ -347,20 +347,19 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
       slots.record();
       const bool add_x = static_cast<int>(pending.size()) + 1 >= batch;
-      if (batch == 1) {
+      const int next = batch == 1 ? cur_dir : free_dir();
+      if (batch == 1)
         blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
-      } else {
-        // p_next = R + beta p; every batch-th iteration also X += alpha p + the pending terms.
-        const int next = free_dir();
+      else  // p_next = R + beta p; every batch-th iteration also X += alpha p + the pending terms
         blas::cg_step_batched(r2_slot, pAp_slot, r2_new_slot, p, dirs[next], R, add_x ? &X : nullptr,
                               add_x ? pending : std::vector<blas::AxpyTerm>{}, exs);
-        if (add_x) pending.clear();
-        else pending.push_back({&p, 0.0});  // alpha below, once the host has p^dagger A p
-        cur_dir = next;
-      }
       slots.wait();
       const double pAp = slots.host(2);
-      if (!pending.empty() && pending.back().v == &p) pending.back().a = blas::detail::cg_alpha(r2, pAp);
+      if (batch > 1) {  // before any check below can throw (and flush pending)
+        if (add_x) pending.clear();
+        else pending.push_back({&p, blas::detail::cg_alpha(r2, pAp)});
+        cur_dir = next;
+      }
       m.finite("p^dagger A p", pAp);
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
