@@ -275,7 +275,7 @@ void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, con
 namespace {
 // Each term's vector is set and matches `first` as a BLAS operand; none is one of `distinct`
 // (the vectors the call writes).
-void check_terms(const char* kernel, const std::vector<AxpyTerm>& terms, const SpinorField& first,
+void check_terms(const char* kernel, const std::vector<AxpyTerm>& terms, const detail::Operand& first,
                  std::initializer_list<const SpinorField*> distinct, const runtime::Exec& ex) {
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const std::string vi = "v[" + std::to_string(i) + "]";
@@ -284,7 +284,7 @@ void check_terms(const char* kernel, const std::vector<AxpyTerm>& terms, const S
     for (const SpinorField* d : distinct)
       if (terms[i].v == d) throw InputError(where + ": a term's vector must not be one the call writes");
     detail::Args check;
-    detail::prepare(kernel, {{"x", &first}, {vi.c_str(), terms[i].v}}, check, ex);
+    detail::prepare(kernel, {first, {vi.c_str(), terms[i].v}}, check, ex);
   }
 }
 }  // namespace
@@ -301,7 +301,7 @@ void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, Spino
   if (x != nullptr && (x == &p_next || x == &p || x == &r))
     throw InputError("blas::cg_step_batched: x must be a vector of its own (not p, p_next or r)");
   if (&p_next == &r) throw InputError("blas::cg_step_batched: p_next must not be r");
-  check_terms(k, terms, p, {&p_next, x}, ex);
+  check_terms(k, terms, {"p", &p}, {&p_next, x}, ex);
   detail::Args args = coeffs();
   args.in[0] = slot_ptr(k, "r2", r2, ex, false);
   args.in[1] = slot_ptr(k, "pAp", pAp, ex, false);
@@ -315,7 +315,7 @@ void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, Spino
 
 void axpy_sum(const std::vector<AxpyTerm>& terms, SpinorField& x, const runtime::Exec& ex) {
   if (terms.empty()) return;
-  check_terms("axpy_sum", terms, x, {&x}, ex);
+  check_terms("axpy_sum", terms, {"x", &x}, {&x}, ex);
   detail::Args args = coeffs();
   args.terms = &terms;
   run(Op::axpy_sum, "axpy_sum", {{"x", &x}}, args, ex);

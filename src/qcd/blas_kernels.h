@@ -447,6 +447,16 @@ struct BicgUpdateK {
   }
 };
 
+// vx += sum_{i<n} c_i v_i at site s (CgStepK's and AxpySumK's deferred terms).
+template <class Acc, class V, class R>
+GLUON_HD_INLINE void add_terms(V& vx, const Acc* v, const R* c, int n, std::int64_t s) {
+  for (int i = 0; i < n; ++i) {
+    const auto vv = v[i].load(s);
+    GLUON_UNROLL_FULL
+    for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += c[i] * spinor_real(vv, k);
+  }
+}
+
 // p_next = r + b p (p_next may be p); with x: x += a p + sum_{i<n} c_i v_i. CG's step, its
 // solution update done every iteration (cg_step: no terms) or deferred and batched
 // (cg_step_batched: x only every few iterations, the waiting directions as the terms).
@@ -469,11 +479,7 @@ struct CgStepK {
       const R a = cg.a();
       GLUON_UNROLL_FULL
       for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += a * spinor_real(vp, k);
-      for (int i = 0; i < n; ++i) {
-        const auto vv = v[i].load(s);
-        GLUON_UNROLL_FULL
-        for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += c[i] * spinor_real(vv, k);
-      }
+      add_terms(vx, v, c, n, s);
       x.store(s, vx);
     }
     GLUON_UNROLL_FULL
@@ -493,11 +499,7 @@ struct AxpySumK {
   int n;
   GLUON_HD void operator()(std::int64_t s) const {
     auto vx = x.load(s);
-    for (int i = 0; i < n; ++i) {
-      const auto vv = v[i].load(s);
-      GLUON_UNROLL_FULL
-      for (int k = 0; k < Acc::nreals; ++k) spinor_real(vx, k) += c[i] * spinor_real(vv, k);
-    }
+    add_terms(vx, v, c, n, s);
     x.store(s, vx);
   }
 };

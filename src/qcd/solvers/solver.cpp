@@ -347,19 +347,17 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
       slots.record();
       const bool add_x = static_cast<int>(pending.size()) + 1 >= batch;
+      // p_next = R + beta p; every batch-th iteration (every one for batch 1, where p_next is p
+      // itself) also X += alpha p + the pending terms.
       const int next = batch == 1 ? cur_dir : free_dir();
-      if (batch == 1)
-        blas::cg_step(r2_slot, pAp_slot, r2_new_slot, p, X, R, exs);  // X += alpha p; p = R + beta p
-      else  // p_next = R + beta p; every batch-th iteration also X += alpha p + the pending terms
-        blas::cg_step_batched(r2_slot, pAp_slot, r2_new_slot, p, dirs[next], R, add_x ? &X : nullptr,
-                              add_x ? pending : std::vector<blas::AxpyTerm>{}, exs);
+      blas::cg_step_batched(r2_slot, pAp_slot, r2_new_slot, p, dirs[next], R, add_x ? &X : nullptr,
+                            add_x ? pending : std::vector<blas::AxpyTerm>{}, exs);
       slots.wait();
       const double pAp = slots.host(2);
-      if (batch > 1) {  // before any check below can throw (and flush pending)
-        if (add_x) pending.clear();
-        else pending.push_back({&p, blas::detail::cg_alpha(r2, pAp)});
-        cur_dir = next;
-      }
+      // Before any check below can throw (and flush pending).
+      if (add_x) pending.clear();
+      else pending.push_back({&p, blas::detail::cg_alpha(r2, pAp)});
+      cur_dir = next;
       m.finite("p^dagger A p", pAp);
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
