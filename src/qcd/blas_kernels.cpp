@@ -67,11 +67,13 @@ void prepare(const char* kernel, std::initializer_list<Operand> ops, Args& args,
 int reductions(Op op) {
   switch (op) {
     case Op::norm2: case Op::re_dot: case Op::axpy_norm2: case Op::caxpy_norm2: case Op::xmy_norm2:
-    case Op::cg_update: case Op::cg_residual: case Op::bicgstab_s:
+    case Op::cg_update: case Op::cg_residual: case Op::bicgstab_s: case Op::bicgstab_step:
+    case Op::bicgstab_step_slots:
       return 1;
-    case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_update: case Op::bicgstab_update_slots:
-    case Op::bicgstab_r0v: case Op::bicgstab_ts:
+    case Op::cdot: case Op::cdot_norm2: case Op::bicgstab_r0v:
       return 3;
+    case Op::bicgstab_ts:
+      return kTsSums;
     default:
       return 0;
   }
@@ -200,17 +202,12 @@ DotNorm cdot_norm2(const SpinorField& x, const SpinorField& y, const runtime::Ex
   return {{r.v[0], r.v[1]}, r.v[2]};
 }
 
-void bicgstab_p(const SpinorField& r, complexd beta, complexd omega, const SpinorField& v, SpinorField& p,
-                const runtime::Exec& ex) {
-  run(Op::bicgstab_p, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, coeffs(beta, omega), ex);
-}
-
-NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, SpinorField& s,
-                        const SpinorField& t, SpinorField& x, const SpinorField& r0,
-                        const runtime::Exec& ex) {
-  const auto r = run(Op::bicgstab_update, "bicgstab_update",
-                     {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, coeffs(alpha, omega), ex);
-  return {r.v[0], {r.v[1], r.v[2]}};
+double bicgstab_step(complexd alpha, complexd omega, complexd beta, SpinorField& p, SpinorField& s,
+                     const SpinorField& t, const SpinorField& v, SpinorField& x, const runtime::Exec& ex) {
+  detail::Args args = coeffs(alpha, omega);
+  args.c = beta;
+  return run(Op::bicgstab_step, "bicgstab_step", {{"p", &p}, {"s", &s}, {"t", &t}, {"v", &v}, {"x", &x}}, args, ex)
+      .v[0];
 }
 
 double* slot_address(const std::string& who, const char* name, Slot s, const runtime::Exec& ex, bool mirror,
@@ -328,12 +325,14 @@ struct HostPair {
   explicit HostPair(Slot s) : v{s.slots->host(s.index), s.slots->host(s.index + 1)} {}
 };
 // Runs finisher `fin` (its output redirected to z) on the world's sums and sets the slot pair.
-template <class Fin>
+template <class Fin, int N = 3>
 detail::Refinish refinish_into(Slot out, Fin fin, detail::PairOut Fin::*target) {
   return [out, fin, target](const detail::Sums& world) mutable {
     double z[2];
     fin.*target = detail::PairOut{z, z};
-    fin.finish(qcd::detail::DoubleSums<3>{{world.v[0], world.v[1], world.v[2]}});
+    qcd::detail::DoubleSums<N> sums;
+    for (int i = 0; i < N; ++i) sums.v[i] = world.v[i];
+    fin.finish(sums);
     out.slots->set(out.index, z[0]);
     out.slots->set(out.index + 1, z[1]);
   };
@@ -360,36 +359,42 @@ void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const
   run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
 }
 
-void bicgstab_ts(const SpinorField& t, const SpinorField& s, Slot ts, Slot omega, const runtime::Exec& ex) {
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, Slot ts, Slot omega,
+                 const runtime::Exec& ex) {
   detail::Args args = coeffs();
   pair_out(args, "bicgstab_ts", "omega", omega, ex);
-  set_out(args, "bicgstab_ts", "ts", ts, 3, ex);
-  run(Op::bicgstab_ts, "bicgstab_ts", {{"t", &t}, {"s", &s}}, args, ex, ts.slots, ts.index,
-      refinish_into(omega, detail::OmegaFinish{}, &detail::OmegaFinish::omega));
+  set_out(args, "bicgstab_ts", "ts", ts, detail::kTsSums, ex);
+  run(Op::bicgstab_ts, "bicgstab_ts", {{"t", &t}, {"s", &s}, {"r0", &r0}}, args, ex, ts.slots, ts.index,
+      refinish_into<detail::OmegaFinish, detail::kTsSums>(omega, detail::OmegaFinish{}, &detail::OmegaFinish::omega));
 }
 
-void bicgstab_update(Slot alpha, Slot omega, Slot rho, const SpinorField& p, SpinorField& s, const SpinorField& t,
-                     SpinorField& x, const SpinorField& r0, Slot out, Slot beta, const runtime::Exec& ex) {
+void bicgstab_step(Slot alpha, Slot omega, Slot rho, Slot ts, SpinorField& p, SpinorField& s, const SpinorField& t,
+                   const SpinorField& v, SpinorField& x, Slot r2, Slot rho_next, Slot beta, const runtime::Exec& ex) {
+  const char* k = "bicgstab_step";
   detail::Args args = coeffs();
-  args.in[0] = pair_in("bicgstab_update", "alpha", alpha, ex);
-  args.in[1] = pair_in("bicgstab_update", "omega", omega, ex);
-  args.in[2] = pair_in("bicgstab_update", "rho", rho, ex);
-  pair_out(args, "bicgstab_update", "beta", beta, ex);
-  set_out(args, "bicgstab_update", "out", out, 3, ex);
-  auto refinish = [rho, alpha, omega, beta](const detail::Sums& world) {
-    const HostPair rh(rho), al(alpha), om(omega);
-    refinish_into(beta, detail::BetaFinish{rh.v, al.v, om.v, {}}, &detail::BetaFinish::beta)(world);
+  args.in[0] = pair_in(k, "alpha", alpha, ex);
+  args.in[1] = pair_in(k, "omega", omega, ex);
+  args.in[2] = pair_in(k, "rho", rho, ex);
+  args.in[3] = slot_ptr(k, "ts", ts, ex, false, detail::kTsSums);
+  pair_out(args, k, "rho_next", rho_next, ex);
+  args.fin_out2 = slot_ptr(k, "beta", beta, ex, false, 2);
+  args.fin_mirror2 = slot_ptr(k, "beta", beta, ex, true, 2);
+  set_out(args, k, "r2", r2, 1, ex);
+  // On a split lattice the finisher's inputs are already the world's (earlier refinishes): it
+  // runs again unchanged, on the host.
+  auto refinish = [alpha, omega, rho, ts, rho_next, beta](const detail::Sums&) {
+    const HostPair al(alpha), om(omega), rh(rho);
+    double t7[detail::kTsSums];
+    for (int i = 0; i < detail::kTsSums; ++i) t7[i] = ts.slots->host(ts.index + i);
+    double rn[2], be[2];
+    detail::StepFinish{rh.v, al.v, om.v, t7, {rn, rn}, {be, be}}.finish(0);
+    rho_next.slots->set(rho_next.index, rn[0]);
+    rho_next.slots->set(rho_next.index + 1, rn[1]);
+    beta.slots->set(beta.index, be[0]);
+    beta.slots->set(beta.index + 1, be[1]);
   };
-  run(Op::bicgstab_update_slots, "bicgstab_update", {{"p", &p}, {"s", &s}, {"t", &t}, {"x", &x}, {"r0", &r0}}, args,
-      ex, out.slots, out.index, refinish);
-}
-
-void bicgstab_p(Slot beta, Slot omega, const SpinorField& r, const SpinorField& v, SpinorField& p,
-                const runtime::Exec& ex) {
-  detail::Args args = coeffs();
-  args.in[0] = pair_in("bicgstab_p", "beta", beta, ex);
-  args.in[1] = pair_in("bicgstab_p", "omega", omega, ex);
-  run(Op::bicgstab_p_slots, "bicgstab_p", {{"r", &r}, {"v", &v}, {"p", &p}}, args, ex);
+  run(Op::bicgstab_step_slots, k, {{"p", &p}, {"s", &s}, {"t", &t}, {"v", &v}, {"x", &x}}, args, ex, r2.slots,
+      r2.index, refinish);
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,

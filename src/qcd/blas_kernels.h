@@ -27,13 +27,13 @@ namespace gluon::qcd::blas::detail {
 
 enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
-  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_p, bicgstab_update, multishift,
+  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_step, multishift,
   // coefficients from device slots (blas.h, "Device-resident scalars")
-  cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_update_slots, bicgstab_p_slots,
+  cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_step_slots,
   axpy_sum  // x += sum_i a_i v_i (Args::terms)
 };
 
-using Sums = qcd::detail::DoubleSums<4>;
+using Sums = qcd::detail::DoubleSums<kTsSums>;  // the most any op returns
 
 struct Args {
   SpinorField* f[6] = {};  // operands, in the order of the functor's members
@@ -47,8 +47,10 @@ struct Args {
   // double; the sums of one reduction occupy consecutive slots). Null: host coefficients, and a
   // reduction that returns its sums.
   const double* in[4] = {};
-  double* fin_out = nullptr;     // where a reduction's finish() writes (BiCGstab's alpha, omega, beta)
+  double* fin_out = nullptr;     // where a reduction's finish() writes (BiCGstab's alpha, omega, rho_next)
   double* fin_mirror = nullptr;  // and that slot's mirror
+  double* fin_out2 = nullptr;    // a second pair (bicgstab_step's beta)
+  double* fin_mirror2 = nullptr;
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
@@ -189,10 +191,10 @@ struct CgSlots {
 
 // BiCGstab's complex coefficients: given by the host (GivenC), or read from device slots that the
 // reductions producing them fill through their finish() (BicgCoef: a pointer to {Re, Im} of a, and
-// of b). The finishers compute alpha = rho / <r0, v>, omega = <t, s> / |t|^2 and
-// beta = (rho_next / rho)(alpha / omega) once, in the reduction's last thread; a zero or
-// non-finite quotient becomes 0 (x, r and p then keep their values where it enters) and the host,
-// which reads the same slots after its one wait an iteration, reports the breakdown.
+// of b). The finishers compute alpha = rho / <r0, v> and omega = <t, s> / |t|^2 once, in the
+// reduction's last thread; a zero or non-finite quotient becomes 0 (x, r and p then keep their
+// values where it enters) and the host, which reads the same slots after its one wait an
+// iteration, reports the breakdown.
 template <class R>
 struct GivenC {
   Complex<R> a_, b_;
@@ -206,6 +208,28 @@ struct BicgCoef {
   double sign_a;
   GLUON_HD Complex<R> a() const { return Complex<R>(Complex<double>(sign_a * a_[0], sign_a * a_[1])); }
   GLUON_HD Complex<R> b() const { return b_ ? Complex<R>(Complex<double>(b_[0], b_[1])) : Complex<R>{}; }
+};
+
+// bicgstab_step's alpha, omega and beta: given by the host (GivenStep), or from the slots
+// (StepSlots: beta from the ts sums, bicgstab_coefficients.h, per thread; the step's finisher
+// writes the same beta for the host).
+template <class R>
+struct GivenStep {
+  Complex<R> alpha_, omega_, beta_;
+  GLUON_HD Complex<R> alpha() const { return alpha_; }
+  GLUON_HD Complex<R> omega() const { return omega_; }
+  GLUON_HD Complex<R> beta() const { return beta_; }
+};
+
+template <class R>
+struct StepSlots {
+  const double *alpha_, *omega_, *rho, *ts;
+  GLUON_HD Complex<R> alpha() const { return Complex<R>(Complex<double>(alpha_[0], alpha_[1])); }
+  GLUON_HD Complex<R> omega() const { return Complex<R>(Complex<double>(omega_[0], omega_[1])); }
+  GLUON_HD Complex<R> beta() const {
+    const Complex<double> w(omega_[0], omega_[1]);
+    return Complex<R>(bicg_beta(next_rho(ts, w), rho, alpha_, w));
+  }
 };
 
 // y += a x (complex a); optionally returns |y|^2
@@ -383,67 +407,75 @@ struct AxpyZpbxK {
   }
 };
 
-// p = r + beta (p - omega v)
-template <class Acc, class Coef = GivenC<typename Acc::real>>
-struct BicgPK {
-  static constexpr int nred = 0;
-  using R = typename Acc::real;
-  Acc r, v, p;
-  Coef c;
-  GLUON_HD void operator()(std::int64_t s) const {
-    const auto vr = r.load(s);
-    const auto vv = v.load(s);
-    auto vp = p.load(s);
-    const Complex<R> beta = c.a(), omega = c.b();
+// {Re <t,s>, Im <t,s>, |t|^2, Re <r0,s>, Im <r0,s>, Re <r0,t>, Im <r0,t>} (kTsSums): omega and the
+// next rho of BiCGstab in one pass over t, s and r0.
+template <class Acc>
+struct TsSumsK {
+  static constexpr int nred = kTsSums;
+  static constexpr runtime::Tuning tuning = runtime::Tuning::idempotent;  // reads only: tuned by rerunning
+  Acc t, s_, r0;
+  GLUON_HD qcd::detail::DoubleSums<kTsSums> operator()(std::int64_t s) const {
+    const auto vt = t.load(s);
+    const auto vs = s_.load(s);
+    const auto v0 = r0.load(s);
+    SiteSum<Acc> d[kTsSums] = {};
     GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
-      const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
-      const Complex<R> zv(spinor_real(vv, 2 * c), spinor_real(vv, 2 * c + 1));
-      const Complex<R> zr(spinor_real(vr, 2 * c), spinor_real(vr, 2 * c + 1));
-      const Complex<R> z = zr + beta * (zp - omega * zv);
-      spinor_real(vp, 2 * c) = z.re;
-      spinor_real(vp, 2 * c + 1) = z.im;
+      const SiteSum<Acc> tr = spinor_real(vt, 2 * c), ti = spinor_real(vt, 2 * c + 1);
+      const SiteSum<Acc> sr = spinor_real(vs, 2 * c), si = spinor_real(vs, 2 * c + 1);
+      const SiteSum<Acc> ar = spinor_real(v0, 2 * c), ai = spinor_real(v0, 2 * c + 1);
+      d[0] += tr * sr + ti * si;
+      d[1] += tr * si - ti * sr;
+      d[2] += tr * tr + ti * ti;
+      d[3] += ar * sr + ai * si;
+      d[4] += ar * si - ai * sr;
+      d[5] += ar * tr + ai * ti;
+      d[6] += ar * ti - ai * tr;
     }
-    p.store(s, vp);
+    return {{d[0], d[1], d[2], d[3], d[4], d[5], d[6]}};
   }
 };
 
-// x += alpha p + omega s; s -= omega t; {|s|^2, Re <r0,s>, Im <r0,s>}
-template <class Acc, class Coef = GivenC<typename Acc::real>>
-struct BicgUpdateK {
-  static constexpr int nred = 3;
+// BiCGstab's vector updates of one iteration in one pass: x += alpha p + omega s; r = s - omega t,
+// stored over s; p = r + beta (p - omega v); returns |r|^2. It streams 8 vectors, where x and r
+// (with <r0, r>) and then p took 7 + 4: beta comes from the ts sums (next_rho), not from r.
+template <class Acc, class Coef>
+struct BicgStepK {
+  static constexpr int nred = 1;
   using R = typename Acc::real;
-  Acc p, s_, t, x, r0;
+  Acc p, s_, t, v, x;
   Coef c;
-  GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t s) const {
-    const Complex<R> alpha = c.a(), omega = c.b();
-    const auto vp = p.load(s);
+  GLUON_HD qcd::detail::DoubleSums<1> operator()(std::int64_t s) const {
+    const Complex<R> alpha = c.alpha(), omega = c.omega(), beta = c.beta();
+    auto vp = p.load(s);
     auto vs = s_.load(s);
     const auto vt = t.load(s);
+    const auto vv = v.load(s);
     auto vx = x.load(s);
-    const auto v0 = r0.load(s);
-    SiteSum<Acc> n = 0, dr = 0, di = 0;
+    SiteSum<Acc> n = 0;
     GLUON_UNROLL_FULL
     for (int c = 0; c < Acc::nreals / 2; ++c) {
       const Complex<R> zp(spinor_real(vp, 2 * c), spinor_real(vp, 2 * c + 1));
       const Complex<R> zs(spinor_real(vs, 2 * c), spinor_real(vs, 2 * c + 1));
       const Complex<R> zt(spinor_real(vt, 2 * c), spinor_real(vt, 2 * c + 1));
+      const Complex<R> zv(spinor_real(vv, 2 * c), spinor_real(vv, 2 * c + 1));
       Complex<R> zx(spinor_real(vx, 2 * c), spinor_real(vx, 2 * c + 1));
       zx += alpha * zp + omega * zs;
       const Complex<R> zr = zs - omega * zt;
+      const Complex<R> zn = zr + beta * (zp - omega * zv);
       spinor_real(vx, 2 * c) = zx.re;
       spinor_real(vx, 2 * c + 1) = zx.im;
       spinor_real(vs, 2 * c) = zr.re;
       spinor_real(vs, 2 * c + 1) = zr.im;
+      spinor_real(vp, 2 * c) = zn.re;
+      spinor_real(vp, 2 * c + 1) = zn.im;
       const SiteSum<Acc> rr = zr.re, ri = zr.im;
-      const SiteSum<Acc> ar = spinor_real(v0, 2 * c), ai = spinor_real(v0, 2 * c + 1);
       n += rr * rr + ri * ri;
-      dr += ar * rr + ai * ri;
-      di += ar * ri - ai * rr;
     }
     x.store(s, vx);
     s_.store(s, vs);
-    return {{n, dr, di}};
+    p.store(s, vp);
+    return {{n}};
   }
 };
 
@@ -622,11 +654,11 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       return launch_op("blas_cg_update", n, CgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), ra});
     case Op::axpy_zpbx:
       return launch_op("blas_axpy_zpbx", n, AxpyZpbxK<Acc>{acc(0), acc(1), acc(2), {ra, rb}});
-    case Op::bicgstab_p:
-      return launch_op("blas_bicgstab_p", n, BicgPK<Acc>{acc(0), acc(1), acc(2), {ca, cb}});
-    case Op::bicgstab_update:
-      return launch_op("blas_bicgstab_update", n,
-                    BicgUpdateK<Acc>{acc(0), acc(1), acc(2), acc(3), acc(4), {ca, cb}});
+    case Op::bicgstab_step: {
+      const C cc(static_cast<R>(a.c.re), static_cast<R>(a.c.im));
+      return launch_op("blas_bicgstab_step", n,
+                       BicgStepK<Acc, GivenStep<R>>{acc(0), acc(1), acc(2), acc(3), acc(4), {ca, cb, cc}});
+    }
     case Op::cg_residual: {
       CgSlots<R> neg = cg;
       neg.sign = -1.0;
@@ -666,17 +698,17 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
     case Op::bicgstab_s:
       return launch_op("blas_bicgstab_s", n,
                        CaxpyK<Acc, true, BicgCoef<R>>{acc(0), acc(1), {a.in[0], nullptr, -1.0}});
-    case Op::bicgstab_p_slots:
-      return launch_op("blas_bicgstab_p", n, BicgPK<Acc, BicgCoef<R>>{acc(0), acc(1), acc(2), {a.in[0], a.in[1], 1.0}});
-    case Op::bicgstab_update_slots:
-      return launch_op("blas_bicgstab_update", n,
-                       Finished<BicgUpdateK<Acc, BicgCoef<R>>, BetaFinish>{
-                           {acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], 1.0}},
-                           {a.in[2], a.in[0], a.in[1], {a.fin_out, a.fin_mirror}}});
+    case Op::bicgstab_step_slots: {
+      // in: alpha, omega, rho, ts
+      const StepFinish fin{a.in[2], a.in[0], a.in[1], a.in[3], {a.fin_out, a.fin_mirror}, {a.fin_out2, a.fin_mirror2}};
+      return launch_op("blas_bicgstab_step", n,
+                       Finished<BicgStepK<Acc, StepSlots<R>>, StepFinish>{
+                           {acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], a.in[2], a.in[3]}}, fin});
+    }
     case Op::bicgstab_r0v:
       return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, AlphaFinish>{{acc(0), acc(1)}, {a.in[0], {a.fin_out, a.fin_mirror}}});
     case Op::bicgstab_ts:
-      return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, OmegaFinish>{{acc(0), acc(1)}, {{a.fin_out, a.fin_mirror}}});
+      return launch_op("blas_bicgstab_ts", n, Finished<TsSumsK<Acc>, OmegaFinish>{{acc(0), acc(1), acc(2)}, {{a.fin_out, a.fin_mirror}}});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {

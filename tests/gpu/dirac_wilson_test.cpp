@@ -162,8 +162,11 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
       mc->M(want, p_c);
       const blas::DotNorm r0v = blas::cdot_norm2(r0_c, want, cpu);
       const blas::DotNorm ts = blas::cdot_norm2(want, p_c, cpu);
+      const complexd r0s = blas::cdot(r0_c, p_c, cpu), r0t = blas::cdot(r0_c, want, cpu);
+      const double r0n = std::sqrt(blas::norm2(r0_c, cpu));
+      const double ss = r0n * std::sqrt(blas::norm2(p_c, cpu)), st = r0n * std::sqrt(ts.norm2);
       const complexd rho(0.3, 0.8);
-      runtime::ScalarSlots slots(gpu, 12);  // rho; r0v; alpha; ts; omega
+      runtime::ScalarSlots slots(gpu, 16);  // rho 0-1; r0v 2-4; alpha 5-6; ts 7-13; omega 14-15
       slots.set(0, rho.re);
       slots.set(1, rho.im);
       const double tol = tolerance(p);
@@ -184,13 +187,17 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
         near(2, r0v.dot, tol, "<r0, M p>");
         EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
         near(5, rho / r0v.dot, 4 * tol, "alpha");
-        mg->M_ts(got, p_g, {&slots, 7}, {&slots, 10});
+        mg->M_ts(got, p_g, r0_g, {&slots, 7}, {&slots, 14});
         slots.record();
         slots.wait();
         EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
         near(7, ts.dot, tol, "<M s, s>");
         EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
-        near(10, ts.dot / ts.norm2, 4 * tol, "omega");
+        EXPECT_NEAR(slots.host(10), r0s.re, tol * ss) << "Re <r0, s>";
+        EXPECT_NEAR(slots.host(11), r0s.im, tol * ss) << "Im <r0, s>";
+        EXPECT_NEAR(slots.host(12), r0t.re, tol * st) << "Re <r0, M s>";
+        EXPECT_NEAR(slots.host(13), r0t.im, tol * st) << "Im <r0, M s>";
+        near(14, ts.dot / ts.norm2, 4 * tol, "omega");
       }
       runtime::set_forced_variant(-1);
     }

@@ -399,14 +399,14 @@ TEST(Blas, CgSlotKernelsLeaveXAndRAloneOnABreakdown) {
 }
 
 // BiCGstab's slot kernels, queued as the solver queues them, against the host-coefficient kernels
-// with alpha = rho / <r0, v>, omega = <t, s> / |t|^2 and beta = (<r0, s> / rho)(alpha / omega)
-// computed here from the same sums.
+// with alpha = rho / <r0, v>, omega = <t, s> / |t|^2, rho_next = <r0, s> - omega <r0, t> and
+// beta = (rho_next / rho)(alpha / omega) computed here from the same sums.
 TEST(Blas, BicgstabSlotKernelsEqualTheHostCoefficientKernels) {
   const cd rho(0.8, -0.3);
   for (const Case& s : setups()) {
     SCOPED_TRACE(s.name());
-    runtime::ScalarSlots sl(kCpu, 16);
-    // 0-1 rho, 2-4 r0v, 5-6 alpha, 7 s2, 8-10 ts, 11-12 omega, 13-15 update's sums; beta in 0-1 after
+    runtime::ScalarSlots sl(kCpu, 24);
+    // 0-1 rho, 2-4 r0v, 5-6 alpha, 7 s2, 8-14 ts, 15-16 omega, 17 r2, 18-19 rho_next, 20-21 beta
     sl.set(0, rho.real());
     sl.set(1, rho.imag());
     SpinorField r0 = make(s, 70), v = make(s, 71), r = make(s, 72), p = make(s, 73), t = make(s, 74), x = make(s, 75);
@@ -423,25 +423,37 @@ TEST(Blas, BicgstabSlotKernelsEqualTheHostCoefficientKernels) {
     const double s2 = blas::caxpy_norm2(C(-alpha), v, r_h, kCpu);
     EXPECT_LT(rel_diff(reals(r), reals(r_h), nrm(reals(r_h))), e);
     EXPECT_NEAR(sl.host(7), s2, e * s2);
-    blas::bicgstab_ts(t, r, {&sl, 8}, {&sl, 11}, kCpu);
+    blas::bicgstab_ts(t, r, r0, {&sl, 8}, {&sl, 15}, kCpu);
     const blas::DotNorm ts = blas::cdot_norm2(t, r, kCpu);
+    const complexd r0s = blas::cdot(r0, r, kCpu), r0t = blas::cdot(r0, t, kCpu);
+    const double sr0 = std::sqrt(blas::norm2(r0, kCpu));
+    const double sc = std::sqrt(ts.norm2 * blas::norm2(r, kCpu));
+    EXPECT_NEAR(sl.host(8), ts.dot.re, 1e-13 * sc);
+    EXPECT_NEAR(sl.host(9), ts.dot.im, 1e-13 * sc);
+    EXPECT_NEAR(sl.host(10), ts.norm2, 1e-13 * ts.norm2);
+    EXPECT_NEAR(sl.host(11), r0s.re, 1e-13 * sr0 * std::sqrt(s2));
+    EXPECT_NEAR(sl.host(12), r0s.im, 1e-13 * sr0 * std::sqrt(s2));
+    EXPECT_NEAR(sl.host(13), r0t.re, 1e-13 * sr0 * std::sqrt(ts.norm2));
+    EXPECT_NEAR(sl.host(14), r0t.im, 1e-13 * sr0 * std::sqrt(ts.norm2));
     const cd omega = cd(ts.dot.re, ts.dot.im) / ts.norm2;
-    EXPECT_NEAR(sl.host(11), omega.real(), 1e-13 * std::abs(omega));
-    EXPECT_NEAR(sl.host(12), omega.imag(), 1e-13 * std::abs(omega));
-    blas::bicgstab_update({&sl, 5}, {&sl, 11}, {&sl, 0}, p, r, t, x, r0, {&sl, 13}, {&sl, 0}, kCpu);
-    const blas::NormDot u = blas::bicgstab_update(C(alpha), p_h, C(omega), r_h, t, x_h, r0, kCpu);
+    EXPECT_NEAR(sl.host(15), omega.real(), 1e-13 * std::abs(omega));
+    EXPECT_NEAR(sl.host(16), omega.imag(), 1e-13 * std::abs(omega));
+    const cd rho_next = cd(sl.host(11), sl.host(12)) - omega * cd(sl.host(13), sl.host(14));
+    const cd beta = (rho_next / rho) * (alpha / omega);
+    blas::bicgstab_step({&sl, 5}, {&sl, 15}, {&sl, 0}, {&sl, 8}, p, r, t, v, x, {&sl, 17}, {&sl, 18}, {&sl, 20}, kCpu);
+    const double r2 = blas::bicgstab_step(C(alpha), C(omega), C(beta), p_h, r_h, t, v, x_h, kCpu);
     EXPECT_LT(rel_diff(reals(r), reals(r_h), nrm(reals(r_h))), e);
     EXPECT_LT(rel_diff(reals(x), reals(x_h), nrm(reals(x_h))), e);
-    EXPECT_NEAR(sl.host(13), u.norm2, e * u.norm2);
-    const double du = std::abs(cd(u.dot.re, u.dot.im));
-    EXPECT_NEAR(sl.host(14), u.dot.re, 10 * e * du);
-    EXPECT_NEAR(sl.host(15), u.dot.im, 10 * e * du);
-    const cd beta = (cd(sl.host(14), sl.host(15)) / rho) * (alpha / omega);  // written over rho
-    EXPECT_NEAR(sl.host(0), beta.real(), 1e-12 * std::abs(beta));
-    EXPECT_NEAR(sl.host(1), beta.imag(), 1e-12 * std::abs(beta));
-    blas::bicgstab_p({&sl, 0}, {&sl, 11}, r, v, p, kCpu);
-    blas::bicgstab_p(r, C(beta), C(omega), v, p_h, kCpu);
     EXPECT_LT(rel_diff(reals(p), reals(p_h), nrm(reals(p_h))), e);
+    EXPECT_NEAR(sl.host(17), r2, e * r2);
+    EXPECT_NEAR(sl.host(18), rho_next.real(), 1e-12 * std::abs(rho_next));
+    EXPECT_NEAR(sl.host(19), rho_next.imag(), 1e-12 * std::abs(rho_next));
+    EXPECT_NEAR(sl.host(20), beta.real(), 1e-12 * std::abs(beta));
+    EXPECT_NEAR(sl.host(21), beta.imag(), 1e-12 * std::abs(beta));
+    // rho_next is <r0, r> of the new r, up to r's rounding in storage.
+    const complexd r0r = blas::cdot(r0, r, kCpu);
+    EXPECT_NEAR(sl.host(18), r0r.re, 4 * e * sr0 * std::sqrt(s2));
+    EXPECT_NEAR(sl.host(19), r0r.im, 4 * e * sr0 * std::sqrt(s2));
   }
 }
 
@@ -449,7 +461,7 @@ TEST(Blas, BicgstabSlotKernelsEqualTheHostCoefficientKernels) {
 // the solver reports the breakdown from the slots.
 TEST(Blas, BicgstabSlotKernelsZeroACoefficientThatWouldBeInfinite) {
   const Case s{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
-  runtime::ScalarSlots sl(kCpu, 16);
+  runtime::ScalarSlots sl(kCpu, 24);
   sl.set(0, 1.0);
   SpinorField r0 = make(s, 80), v = make(s, 81), r = make(s, 82), p = make(s, 83), t = make(s, 84), x = make(s, 85);
   blas::zero(v, kCpu);
@@ -458,15 +470,15 @@ TEST(Blas, BicgstabSlotKernelsZeroACoefficientThatWouldBeInfinite) {
   blas::bicgstab_r0v(r0, v, {&sl, 0}, {&sl, 2}, {&sl, 5}, kCpu);  // <r0, 0> = 0
   EXPECT_EQ(sl.host(5), 0.0);
   EXPECT_EQ(sl.host(6), 0.0);
-  blas::bicgstab_ts(t, r, {&sl, 8}, {&sl, 11}, kCpu);  // |t|^2 = 0
-  EXPECT_EQ(sl.host(11), 0.0);
-  EXPECT_EQ(sl.host(12), 0.0);
+  blas::bicgstab_ts(t, r, r0, {&sl, 8}, {&sl, 15}, kCpu);  // |t|^2 = 0
+  EXPECT_EQ(sl.host(15), 0.0);
+  EXPECT_EQ(sl.host(16), 0.0);
   blas::bicgstab_s({&sl, 5}, v, r, {&sl, 7}, kCpu);
-  blas::bicgstab_update({&sl, 5}, {&sl, 11}, {&sl, 0}, p, r, t, x, r0, {&sl, 13}, {&sl, 0}, kCpu);
+  blas::bicgstab_step({&sl, 5}, {&sl, 15}, {&sl, 0}, {&sl, 8}, p, r, t, v, x, {&sl, 17}, {&sl, 18}, {&sl, 20}, kCpu);
   EXPECT_EQ(reals(x), rx);
   EXPECT_EQ(reals(r), rr);
-  EXPECT_EQ(sl.host(0), 0.0);  // beta: alpha / omega with omega = 0
-  blas::bicgstab_p({&sl, 0}, {&sl, 11}, r, v, p, kCpu);
+  EXPECT_EQ(sl.host(20), 0.0);  // beta: alpha / omega with omega = 0
+  EXPECT_EQ(sl.host(21), 0.0);
   EXPECT_EQ(reals(p), rr);  // beta = 0: p = r
 }
 
@@ -495,32 +507,43 @@ TEST(Blas, BicgstabKernels) {
   for (const Case& s : setups()) {
     SCOPED_TRACE(s.name());
     {
-      SpinorField r = make(s, 20), v = make(s, 21), p = make(s, 22);
-      const Reals rr = reals(r), rv = reals(v), rp = reals(p);
-      blas::bicgstab_p(r, C(kCA), C(kCB), v, p, kCpu);
-      Reals want(rp.size());
-      for (std::size_t c = 0; c < want.size() / 2; ++c)
-        put(want, c, at(rr, c) + kCA * (at(rp, c) - kCB * at(rv, c)));
-      EXPECT_LT(rel_diff(reals(p), want, nrm(want)), tol(s.prec));
+      SpinorField t = make(s, 20), sv = make(s, 21), r0 = make(s, 22);
+      const Reals rt = reals(t), rs = reals(sv), r0v = reals(r0);
+      runtime::ScalarSlots sl(kCpu, 9);
+      blas::bicgstab_ts(t, sv, r0, {&sl, 0}, {&sl, 7}, kCpu);
+      cd ts = 0, tt = 0, r0s = 0, r0t = 0;
+      for (std::size_t c = 0; c < rt.size() / 2; ++c) {
+        ts += std::conj(at(rt, c)) * at(rs, c);
+        tt += std::norm(at(rt, c));
+        r0s += std::conj(at(r0v, c)) * at(rs, c);
+        r0t += std::conj(at(r0v, c)) * at(rt, c);
+      }
+      const double e = 2 * tol(s.prec) * std::sqrt(nrm(rt) * nrm(rt) + nrm(rs) * nrm(rs)) *
+                       std::max(nrm(r0v), nrm(rt));
+      const double want[7] = {ts.real(), ts.imag(), tt.real(), r0s.real(), r0s.imag(), r0t.real(), r0t.imag()};
+      for (int i = 0; i < 7; ++i) EXPECT_NEAR(sl.host(i), want[i], e) << i;
+      EXPECT_EQ(reals(t), rt);
+      EXPECT_EQ(reals(sv), rs);
     }
     {
-      SpinorField p = make(s, 23), sv = make(s, 24), t = make(s, 25), x = make(s, 26), r0 = make(s, 27);
-      const Reals rp = reals(p), rs = reals(sv), rt = reals(t), rx = reals(x), r0v = reals(r0);
-      const blas::NormDot got = blas::bicgstab_update(C(kCA), p, C(kCB), sv, t, x, r0, kCpu);
-      Reals wx(rx.size()), wr(rs.size());
-      cd dot = 0;
+      SpinorField p = make(s, 23), sv = make(s, 24), t = make(s, 25), v = make(s, 26), x = make(s, 27);
+      const Reals rp = reals(p), rs = reals(sv), rt = reals(t), rv = reals(v), rx = reals(x);
+      const cd beta(0.45, -0.35);
+      const double got = blas::bicgstab_step(C(kCA), C(kCB), C(beta), p, sv, t, v, x, kCpu);
+      Reals wx(rx.size()), wr(rs.size()), wp(rp.size());
       for (std::size_t c = 0; c < wx.size() / 2; ++c) {
         put(wx, c, at(rx, c) + kCA * at(rp, c) + kCB * at(rs, c));
-        put(wr, c, at(rs, c) - kCB * at(rt, c));
-        dot += std::conj(at(r0v, c)) * at(wr, c);
+        const cd r = at(rs, c) - kCB * at(rt, c);
+        put(wr, c, r);
+        put(wp, c, r + beta * (at(rp, c) - kCB * at(rv, c)));
       }
       const double n = nrm(wr);
       EXPECT_LT(rel_diff(reals(x), wx, nrm(wx)), tol(s.prec));
       EXPECT_LT(rel_diff(reals(sv), wr, n), tol(s.prec));
-      EXPECT_NEAR(got.norm2, n * n, 2 * tol(s.prec) * n * n);
-      EXPECT_NEAR(got.dot.re, dot.real(), 2 * tol(s.prec) * n * nrm(r0v));
-      EXPECT_NEAR(got.dot.im, dot.imag(), 2 * tol(s.prec) * n * nrm(r0v));
-      EXPECT_EQ(reals(r0), r0v);
+      EXPECT_LT(rel_diff(reals(p), wp, nrm(wp)), tol(s.prec));
+      EXPECT_NEAR(got, n * n, 2 * tol(s.prec) * n * n);
+      EXPECT_EQ(reals(t), rt);
+      EXPECT_EQ(reals(v), rv);
     }
   }
 }

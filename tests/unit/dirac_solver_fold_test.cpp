@@ -79,8 +79,8 @@ TEST(BicgstabFold, MR0vAndMTsEqualMThenTheBlasReductions) {
         op->M(want, p);
         const double tol = sum_tol(prec);
 
-        // Slots: rho {0, 1}; r0v {2, 3, 4}; alpha {5, 6}; ts {7, 8, 9}; omega {10, 11}.
-        runtime::ScalarSlots slots(cpu, 12);
+        // Slots: rho {0, 1}; r0v {2, 3, 4}; alpha {5, 6}; ts {7 .. 13}; omega {14, 15}.
+        runtime::ScalarSlots slots(cpu, 16);
         const complexd rho(0.7, -0.4);
         slots.set(0, rho.re);
         slots.set(1, rho.im);
@@ -94,14 +94,22 @@ TEST(BicgstabFold, MR0vAndMTsEqualMThenTheBlasReductions) {
         EXPECT_NEAR(slots.host(4), r0v.norm2, 1e-12 * r0v.norm2) << "|r0|^2";
         expect_pair_near(slots, 5, rho / r0v.dot, 2 * tol, "alpha = rho / <r0, M p>");
 
-        op->M_ts(got, p, {&slots, 7}, {&slots, 10});
+        op->M_ts(got, p, r0, {&slots, 7}, {&slots, 14});
         blas::copy(diff, got, cpu);
         blas::axpy(-1.0, want, diff, cpu);
         EXPECT_EQ(blas::norm2(diff, cpu), 0.0) << "M_ts's M is M's";
         const blas::DotNorm ts = blas::cdot_norm2(want, p, cpu);
         expect_pair_near(slots, 7, ts.dot, tol, "<M s, s>");
         EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
-        expect_pair_near(slots, 10, ts.dot / ts.norm2, 2 * tol, "omega = <t, s> / |t|^2");
+        // <r0, s> and <r0, t>: r0 and s are independent Gaussians, so the scale is |r0| |s|.
+        const double r0n = std::sqrt(blas::norm2(r0, cpu));
+        const complexd r0s = blas::cdot(r0, p, cpu), r0t = blas::cdot(r0, want, cpu);
+        const double ss = r0n * std::sqrt(blas::norm2(p, cpu)), st = r0n * std::sqrt(ts.norm2);
+        EXPECT_NEAR(slots.host(10), r0s.re, tol * ss) << "Re <r0, s>";
+        EXPECT_NEAR(slots.host(11), r0s.im, tol * ss) << "Im <r0, s>";
+        EXPECT_NEAR(slots.host(12), r0t.re, tol * st) << "Re <r0, M s>";
+        EXPECT_NEAR(slots.host(13), r0t.im, tol * st) << "Im <r0, M s>";
+        expect_pair_near(slots, 14, ts.dot / ts.norm2, 2 * tol, "omega = <t, s> / |t|^2");
       }
   }
 }

@@ -32,10 +32,10 @@
 //   cg_update(a, p, Ap, x, r)    x += a p; r -= a Ap; returns |r|^2
 //   axpy_zpbx(a, p, x, r, b)     x += a p; p = r + b p                 (CG, after axpy_norm2)
 //   cdot_norm2(x, y)             {<x, y>, |x|^2}                       (BiCGstab: omega = <t,s>/|t|^2)
-//   bicgstab_p(r, beta, omega, v, p)            p = r + beta (p - omega v)
-//   bicgstab_update(alpha, p, omega, s, t, x, r0)
+//   bicgstab_step(alpha, omega, beta, p, s, t, v, x)
 //                                x += alpha p + omega s; s = s - omega t (s becomes the new r);
-//                                returns {|r|^2, <r0, r>}
+//                                p = r + beta (p - omega v); returns |r|^2 (BiCGstab's updates of
+//                                one iteration in one pass)
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
 //   axpy_sum(terms, x)           x += sum_i a_i v_i over the terms {v_i, a_i} (x is read and written
@@ -65,17 +65,18 @@
 //                                       their own vectors and x is streamed once per batch.
 // with alpha = r2 / pAp when pAp is positive and finite, else 0 (x and r then stay as they were;
 // the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
-// BiCGstab's, where rho, alpha, omega and beta name {Re, Im} pairs and r0v, ts the triples
-// {Re <x, y>, Im <x, y>, |x|^2} of a complex dot. Each reduction also writes the coefficient the
-// next kernels need, computed once on the device from its sum:
+// BiCGstab's, where rho, rho_next, alpha, omega and beta name {Re, Im} pairs, r0v the triple
+// {Re <r0, v>, Im <r0, v>, |r0|^2} and ts the kTsSums = 7 sums {Re <t, s>, Im <t, s>, |t|^2,
+// Re <r0, s>, Im <r0, s>, Re <r0, t>, Im <r0, t>}. Each reduction also writes the coefficient the
+// next kernels need, computed once on the device from its sums:
 //   bicgstab_r0v(r0, v, rho, r0v, alpha)   r0v = <r0, v>; alpha = rho / <r0, v>
 //   bicgstab_s(alpha, v, r, s2)            r -= alpha v; s2 = |r|^2
-//   bicgstab_ts(t, s, ts, omega)           ts = <t, s>, |t|^2; omega = <t, s> / |t|^2
-//   bicgstab_update(alpha, omega, rho, p, s, t, x, r0, out, beta)
-//                                          x += alpha p + omega s; s -= omega t;
-//                                          out.. = |s|^2, Re <r0, s>, Im <r0, s>;
-//                                          beta = (<r0, s> / rho)(alpha / omega)
-//   bicgstab_p(beta, omega, r, v, p)       p = r + beta (p - omega v)
+//   bicgstab_ts(t, s, r0, ts, omega)       ts = the 7 sums; omega = <t, s> / |t|^2
+//   bicgstab_step(alpha, omega, rho, ts, p, s, t, v, x, r2, rho_next, beta)
+//                                          x += alpha p + omega s; s -= omega t (the new r);
+//                                          p = r + beta (p - omega v); r2 = |r|^2;
+//                                          rho_next = <r0, s> - omega <r0, t> (= <r0, r> but for
+//                                          r's rounding), beta = (rho_next / rho)(alpha / omega)
 // A zero or non-finite quotient is written as 0 (the caller reads the slots and reports it).
 //
 // Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
@@ -119,15 +120,8 @@ struct DotNorm {
 };
 DotNorm cdot_norm2(const SpinorField& x, const SpinorField& y, const runtime::Exec& ex);
 
-void bicgstab_p(const SpinorField& r, complexd beta, complexd omega, const SpinorField& v, SpinorField& p,
-                const runtime::Exec& ex);
-struct NormDot {
-  double norm2;  // |r|^2
-  complexd dot;  // <r0, r>
-};
-NormDot bicgstab_update(complexd alpha, const SpinorField& p, complexd omega, SpinorField& s,
-                        const SpinorField& t, SpinorField& x, const SpinorField& r0,
-                        const runtime::Exec& ex);
+double bicgstab_step(complexd alpha, complexd omega, complexd beta, SpinorField& p, SpinorField& s,
+                     const SpinorField& t, const SpinorField& v, SpinorField& x, const runtime::Exec& ex);
 
 // One shift of multishift_update: x += alpha p; p = zeta r + beta p.
 struct ShiftUpdate {
@@ -165,11 +159,10 @@ void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, Spino
 void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
                   const runtime::Exec& ex);
 void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);
-void bicgstab_ts(const SpinorField& t, const SpinorField& s, Slot ts, Slot omega, const runtime::Exec& ex);
-void bicgstab_update(Slot alpha, Slot omega, Slot rho, const SpinorField& p, SpinorField& s, const SpinorField& t,
-                     SpinorField& x, const SpinorField& r0, Slot out, Slot beta, const runtime::Exec& ex);
-void bicgstab_p(Slot beta, Slot omega, const SpinorField& r, const SpinorField& v, SpinorField& p,
-                const runtime::Exec& ex);
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, Slot ts, Slot omega,
+                 const runtime::Exec& ex);
+void bicgstab_step(Slot alpha, Slot omega, Slot rho, Slot ts, SpinorField& p, SpinorField& s, const SpinorField& t,
+                   const SpinorField& v, SpinorField& x, Slot r2, Slot rho_next, Slot beta, const runtime::Exec& ex);
 
 // Nominal floating-point operations per real component (solver GFLOP/s bookkeeping).
 inline constexpr double kFlopsAxpy = 2.0;     // axpy, xpay, scale+add

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "../bicgstab_coefficients.h"
 #include "../ops_support.h"
 #include "dirac_factories.h"
 #include "gluon/qcd/blas.h"
@@ -268,8 +269,8 @@ class WilsonFamily final : public DiracOperator {
   void M(SpinorField& out, const SpinorField& in) const override { apply(out, in, false); }
 
   // BiCGstab's reductions in M's last kernel, where it reads `in` at every output site anyway
-  // (even-odd, one rank, not the CPU vector kernel): <r0, v> costs one more vector read, <t, s>
-  // and |t|^2 none.
+  // (even-odd, one rank, not the CPU vector kernel): <r0, v> costs one more vector read, and so do
+  // <t, s>, |t|^2, <r0, s> and <r0, t> together.
   void M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
              blas::Slot alpha) const override {
     if (!folds()) return DiracOperator::M_r0v(v, p, r0, rho, r0v, alpha);
@@ -280,10 +281,13 @@ class WilsonFamily final : public DiracOperator {
     f.rho = blas::slot_address("wilson M_r0v", "rho", rho, exec_, false, 2);
     apply(v, p, false, &f);
   }
-  void M_ts(SpinorField& t, const SpinorField& s, blas::Slot ts, blas::Slot omega) const override {
-    if (!folds()) return DiracOperator::M_ts(t, s, ts, omega);
-    detail::DslashFold f = fold_into("wilson M_ts", "ts", ts, "omega", omega);
+  void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts,
+            blas::Slot omega) const override {
+    if (!folds()) return DiracOperator::M_ts(t, s, r0, ts, omega);
+    check_vector(r0, "M_ts (r0)");
+    detail::DslashFold f = fold_into("wilson M_ts", "ts", ts, "omega", omega, blas::detail::kTsSums);
     f.kind = detail::DslashFold::ts;
+    f.w = &r0;
     apply(t, s, false, &f);
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
@@ -410,10 +414,10 @@ class WilsonFamily final : public DiracOperator {
            !hop_.vectorised();
   }
   detail::DslashFold fold_into(const char* who, const char* sums_name, blas::Slot sums, const char* coef_name,
-                               blas::Slot coef) const {
+                               blas::Slot coef, int nsums = 3) const {
     detail::DslashFold f;
-    f.sums = blas::slot_address(who, sums_name, sums, exec_, false, 3);
-    f.sums_mirror = blas::slot_address(who, sums_name, sums, exec_, true, 3);
+    f.sums = blas::slot_address(who, sums_name, sums, exec_, false, nsums);
+    f.sums_mirror = blas::slot_address(who, sums_name, sums, exec_, true, nsums);
     f.coef = blas::slot_address(who, coef_name, coef, exec_, false, 2);
     f.coef_mirror = blas::slot_address(who, coef_name, coef, exec_, true, 2);
     return f;

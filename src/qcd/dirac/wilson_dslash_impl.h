@@ -244,11 +244,19 @@ struct WilsonDslashKernel {
       }
     return d;
   }
-  // BiCGstab's sums at site s (DslashFold), from the output r before the store rounds it and x(s)
-  // = xs: ts {<r, x>, |r|^2}, r0v {<w, r>, |w|^2}.
+  // The sums of a fold: BiCGstab's ts has kTsSums, the others 3 (r0v) or 1 (cg, in slot 0).
   template <int Fold>
-  GLUON_HD_INLINE qcd::detail::DoubleSums<3> fold_sums(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
-    if constexpr (Fold == DslashFold::ts) return cdot_norm(r, xs);
+  using FoldSums = std::conditional_t<Fold == DslashFold::ts, qcd::detail::DoubleSums<blas::detail::kTsSums>,
+                                      qcd::detail::DoubleSums<3>>;
+  // BiCGstab's sums at site s (DslashFold), from the output r before the store rounds it and x(s)
+  // = xs: ts {<r, x>, |r|^2, <w, x>, <w, r>} (r = t, x = s, w = r0), r0v {<w, r>, |w|^2}.
+  template <int Fold>
+  GLUON_HD_INLINE FoldSums<Fold> fold_sums(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
+    if constexpr (Fold == DslashFold::ts) {
+      const Spinor<real> w0 = w.load(s - w_shift);
+      const auto ts = cdot_norm(r, xs), ws = cdot_norm(w0, xs), wt = cdot_norm(w0, r);
+      return {{ts.v[0], ts.v[1], ts.v[2], ws.v[0], ws.v[1], wt.v[0], wt.v[1]}};
+    }
     if constexpr (Fold == DslashFold::r0v) return cdot_norm(w.load(s - w_shift), r);
     if constexpr (Fold == DslashFold::cg) return {{norm2(r), 0.0, 0.0}};
     (void)s;
@@ -279,7 +287,7 @@ struct WilsonDslashKernel {
   // The epilogue's store of a launch with x, and the fold's sums of the site: out = r, or
   // (DslashFold::cg with cg_update) out -= alpha r, CG's residual update, whose r is never stored.
   template <int Fold>
-  GLUON_HD_INLINE qcd::detail::DoubleSums<3> store_site(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
+  GLUON_HD_INLINE FoldSums<Fold> store_site(int s, const Spinor<real>& r, const Spinor<real>& xs) const {
     if constexpr (Fold == DslashFold::cg) {
       if (cg_update) {
         const real alpha = static_cast<real>(blas::detail::cg_alpha(*cg_r2, *cg_pAp));
@@ -297,7 +305,7 @@ struct WilsonDslashKernel {
   // Output site of thread i: the 8 hops, then the epilogue (with the clover forms only when
   // Clover), then with Fold (x given) BiCGstab's sums of the site (zero without).
   template <bool Clover, int Fold = DslashFold::none>
-  GLUON_HD_INLINE qcd::detail::DoubleSums<3> site(std::int64_t i) const {
+  GLUON_HD_INLINE FoldSums<Fold> site(std::int64_t i) const {
     int c[4], lex;
     const int s = tiled_site(static_cast<int>(i), c, lex);
     Spinor<real> acc;
@@ -343,7 +351,7 @@ struct WilsonBody : K {
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
 struct WilsonFoldBody : K {
-  GLUON_HD qcd::detail::DoubleSums<3> operator()(std::int64_t i) const {
+  GLUON_HD typename K::template FoldSums<Fold> operator()(std::int64_t i) const {
     return this->template site<Clover, Fold>(i);
   }
 };
@@ -553,7 +561,9 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
   } else {
     spec.aux += " ts";
     using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
-    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}}, host, dev);
+    using T7 = typename K::template FoldSums<DslashFold::ts>;
+    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}},
+                                reinterpret_cast<T7*>(f.sums_mirror), reinterpret_cast<T7*>(f.sums));
   }
 }
 

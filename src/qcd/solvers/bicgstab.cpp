@@ -29,18 +29,29 @@ void finite_c(const Monitor& m, const char* what, complexd z) {
   m.finite(what, z.im);
 }
 
-// Slots of the device-resident scalars (blas.h): rho = <r0, r> and the |r|^2 before it, for the
-// iteration that starts (parity k % 2) and the one after; <r0, v>; |s|^2; <t, s> and |t|^2.
+// Slots of the device-resident scalars (blas.h). Those of an iteration's start come in pairs by
+// parity (k % 2): the iteration that starts reads [cur], and the next one's M p, queued before the
+// host has read this one's, writes [nxt].
 struct BicgSlotMap {
-  static constexpr int kRho[2] = {0, 3};  // {|r|^2, Re rho, Im rho} as bicgstab_update writes them
-  static constexpr int kR0v = 6, kS2 = 9, kTs = 10;  // {Re, Im, |.|^2}; |s|^2
-  static constexpr int kAlpha = 13, kOmega = 15, kBeta = 17, kCount = 19;  // {Re, Im}
+  static constexpr int kRho[2] = {0, 3};    // {|r|^2, Re rho, Im rho}, as bicgstab_step writes them
+  static constexpr int kR0v[2] = {6, 9};    // {Re, Im, |r0|^2} of <r0, v>
+  static constexpr int kAlpha[2] = {12, 14};  // {Re, Im}
+  static constexpr int kS2 = 16;            // |s|^2
+  static constexpr int kTs = 17;            // the kTsSums = 7 sums of bicgstab_ts
+  static constexpr int kOmega = 24, kBeta = 26, kCount = 28;  // {Re, Im}
 };
 
-// One iteration is queued whole: alpha, omega and beta are computed on the device by the
-// reductions that produce them (blas.h), and the host waits once, at the end, for every scalar of
+// One iteration is queued whole: alpha, omega, beta and the next rho are computed on the device by
+// the reductions that produce them (blas.h), and the host waits once, at the end, for every scalar of
 // the iteration. A solve that converges at the half step (|s| <= tol) therefore also runs t = A s and
 // the omega step, which only lowers |r|.
+//
+// Per iteration: v = A p with <r0, v> (alpha), s = r - alpha v, t = A s with <t, s>, |t|^2, <r0, s>
+// and <r0, t> (omega and the next rho), and one pass for x, r and p: 12 vector passes besides the
+// operator's own traffic, where computing <r0, r> from r needs 14 (p's update must then wait for it).
+// While the host reads the iteration's scalars, the next iteration's A p already runs, unless this
+// iteration is likely to end in a reliable update or the end of the solve (a residual trend that
+// reaches the threshold), where p will change.
 bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
                    Monitor& m) {
   using Map = BicgSlotMap;
@@ -58,7 +69,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
 
   runtime::ScalarSlots slots(exs, Map::kCount);
   auto slot = [&](int i) { return blas::Slot{&slots, i}; };
-  int cur = 0;  // rho of the iteration that starts is in kRho[cur]
+  int cur = 0;  // the scalars of the iteration that starts are in the [cur] slots
   auto set_rho = [&](complexd z) {
     slots.set(Map::kRho[cur] + 1, z.re);
     slots.set(Map::kRho[cur] + 2, z.im);
@@ -66,10 +77,13 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   complexd rho = blas::cdot(r0, R, exs);
   set_rho(rho);
   double r0n2 = blas::norm2(r0, exs);
-  bool fresh = true;      // p = r at the next iteration (start or restart)
-  bool p_ready = false;   // the next p is already queued (see below)
-  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
+  bool fresh = true;    // p = r at the next iteration (start or restart)
+  bool v_ready = false;  // v = A p and alpha of the iteration that starts are queued
+  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2, prev2 = r2;
   int since_best = 0;
+  auto queue_r0v = [&](int k) {
+    As.apply_r0v(v, p, r0, slot(Map::kRho[k] + 1), slot(Map::kR0v[k]), slot(Map::kAlpha[k]));
+  };
   try {
     while (true) {
       if (m.out_of_iterations()) return sol.true_r2() <= stop2;
@@ -84,31 +98,37 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         rho = complexd(r0n2, 0.0);
         set_rho(rho);
         fresh = true;
+        v_ready = false;
         ++res.restarts;
       }
       const int nxt = 1 - cur;
       if (fresh) {
         blas::copy(p, R, exs);
         fresh = false;
-      } else if (!p_ready) {
-        blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
       }
-      p_ready = false;
-      As.apply_r0v(v, p, r0, slot(Map::kRho[cur] + 1), slot(Map::kR0v), slot(Map::kAlpha));
-      blas::bicgstab_s(slot(Map::kAlpha), v, R, slot(Map::kS2), exs);  // R = s
-      As.apply_ts(t, R, slot(Map::kTs), slot(Map::kOmega));
-      blas::bicgstab_update(slot(Map::kAlpha), slot(Map::kOmega), slot(Map::kRho[cur] + 1), p, R, t, X, r0,
-                            slot(Map::kRho[nxt]), slot(Map::kBeta), exs);
+      if (!v_ready) queue_r0v(cur);
+      v_ready = false;
+      blas::bicgstab_s(slot(Map::kAlpha[cur]), v, R, slot(Map::kS2), exs);  // R = s
+      As.apply_ts(t, R, r0, slot(Map::kTs), slot(Map::kOmega));
+      blas::bicgstab_step(slot(Map::kAlpha[cur]), slot(Map::kOmega), slot(Map::kRho[cur] + 1), slot(Map::kTs), p, R, t,
+                          v, X, slot(Map::kRho[nxt]), slot(Map::kRho[nxt] + 1), slot(Map::kBeta), exs);
       slots.record();
-      // The next iteration's p, queued before the host looks at this one: its run hides the round
-      // trip. A restart overwrites it; a reliable update re-bases it (below).
-      blas::bicgstab_p(slot(Map::kBeta), slot(Map::kOmega), R, v, p, exs);
-      p_ready = true;
+      {
+        // The next A p, queued before the host looks at this iteration: its run hides the round
+        // trip. Skipped where the trend of |r|^2 says this iteration likely ends the solve or
+        // triggers a reliable update (both change p and rho, and the work would be redone).
+        const double guess2 = r2 * (r2 / std::max(prev2, 1e-300));
+        const bool likely_check = guess2 <= stop2 || (mixed && std::sqrt(guess2) < sol.delta * rmax);
+        if (!likely_check) {
+          queue_r0v(nxt);
+          v_ready = true;
+        }
+      }
       slots.wait();
       const complexd rho_start = rho;
       m.flops(2 * As.flops + 40 * nrs);
       // The checks the host made between the kernels before, in the same order.
-      const complexd r0v(slots.host(Map::kR0v), slots.host(Map::kR0v + 1));
+      const complexd r0v(slots.host(Map::kR0v[cur]), slots.host(Map::kR0v[cur] + 1));
       finite_c(m, "<r0, v>", r0v);
       if (cabs(r0v) == 0.0) throw Failure{"breakdown: <r0, A p> = 0"};
       finite_c(m, "alpha", rho / r0v);
@@ -122,9 +142,11 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
         if (tt == 0.0) throw Failure{"breakdown: |A s|^2 = 0"};
         if (cabs(ts) == 0.0) throw Failure{"breakdown: omega = <t, s> / |t|^2 = 0"};
       }
+      prev2 = r2;
       r2 = slots.host(Map::kRho[nxt]);
       m.finite("|r|^2", r2);
       rho = complexd(slots.host(Map::kRho[nxt] + 1), slots.host(Map::kRho[nxt] + 2));
+      const complexd alpha(slots.host(Map::kAlpha[cur]), slots.host(Map::kAlpha[cur] + 1));
       cur = nxt;
       m.iteration(r2, b2);
       const bool claims = r2 <= stop2;
@@ -136,7 +158,8 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       }
       const bool stalled = ++since_best >= solvers::detail::kStallIterations;
       if (!claims && !stalled && !(mixed && rn < sol.delta * rmax)) continue;
-      // p = R + beta q is queued with q = p_old - omega v; keep beta q while R is still the
+      v_ready = false;  // p or rho changes below (or the solve ends)
+      // p = R + beta q was written with q = p_old - omega v; keep beta q while R is still the
       // iterated residual (the true-residual check overwrites it).
       const complexd beta_queued(slots.host(Map::kBeta), slots.host(Map::kBeta + 1));
       blas::axpy(-1.0, R, p, exs);
@@ -144,7 +167,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       if (t2 <= stop2) return true;
       const bool worse = t2 > last_true2;
       last_true2 = t2;
-      r2 = t2;
+      r2 = prev2 = t2;
       rmax = std::sqrt(t2);
       best2 = t2;
       since_best = 0;
@@ -159,7 +182,6 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       } else {
         // rho of the new residual, and beta from it: p's recurrence continues, p = R + beta q.
         rho = blas::cdot(r0, R, exs);
-        const complexd alpha(slots.host(Map::kAlpha), slots.host(Map::kAlpha + 1));
         const complexd omega(slots.host(Map::kOmega), slots.host(Map::kOmega + 1));
         const complexd beta = (rho / rho_start) * (alpha / omega);
         finite_c(m, "beta", beta);
@@ -168,7 +190,6 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
           ++res.restarts;
         } else {
           blas::caxpby(complexd(1.0, 0.0), R, beta / beta_queued, p, exs);
-          p_ready = true;
         }
       }
       set_rho(rho);
