@@ -40,38 +40,32 @@ struct AlphaFinish {
 // residual's dots with s and t, {Re <t,s>, Im <t,s>, |t|^2, Re <r0,s>, Im <r0,s>, Re <r0,t>, Im <r0,t>}.
 inline constexpr int kTsSums = 7;
 
-// finish() of the ts sums: omega = <t, s> / |t|^2.
-struct OmegaFinish {
-  PairOut omega;
-  GLUON_HD void finish(const qcd::detail::DoubleSums<kTsSums>& ts) const {
-    omega.write(cquot({ts.v[0], ts.v[1]}, {ts.v[2], 0.0}));
-  }
-};
-
 // The next rho, <r0, r> of r = s - omega t, from the ts sums: <r0, s> - omega <r0, t>. It needs
 // neither r nor another pass over r0, so p's update can join x's and r's in one kernel
 // (bicgstab_step); it differs from <r0, r> of the stored r by r's rounding only.
 GLUON_HD_INLINE Complex<double> next_rho(const double* ts, Complex<double> omega) {
   return Complex<double>(ts[3], ts[4]) - omega * Complex<double>(ts[5], ts[6]);
 }
-// beta = (rho_next / rho)(alpha / omega); 0 where a quotient is not finite.
-GLUON_HD_INLINE Complex<double> bicg_beta(Complex<double> rho_next, const double* rho, const double* alpha,
-                                          Complex<double> omega) {
-  return finite_or_zero(cquot(rho_next, {rho[0], rho[1]}) * cquot({alpha[0], alpha[1]}, omega));
-}
 
-// finish() of bicgstab_step: rho_next and beta, for the host and the next iteration.
-struct StepFinish {
-  const double *rho, *alpha, *omega, *ts;
-  PairOut rho_next, beta;
-  template <class T>
-  GLUON_HD void finish(const T&) const {
-    const Complex<double> w(omega[0], omega[1]);
-    const Complex<double> rn = next_rho(ts, w);
+// finish() of the ts sums: omega = <t, s> / |t|^2; with rho and alpha given, also the next rho
+// and beta = (rho_next / rho)(alpha / omega) (0 where a quotient is not finite), so that the
+// kernel after it reads all three (computed in every thread, the quotients made BiCGstab's
+// update kernel 20% slower: bench/results/2026-11-24-cg-device-scalars-h200/, trip 6).
+struct OmegaFinish {
+  PairOut omega;
+  const double* rho = nullptr;
+  const double* alpha = nullptr;
+  PairOut rho_next{}, beta{};
+  GLUON_HD void finish(const qcd::detail::DoubleSums<kTsSums>& ts) const {
+    const Complex<double> w = cquot({ts.v[0], ts.v[1]}, {ts.v[2], 0.0});
+    omega.write(w);
+    if (rho == nullptr) return;
+    const Complex<double> rn = next_rho(ts.v, w);
     rho_next.write(rn);
-    beta.write(bicg_beta(rn, rho, alpha, w));
+    beta.write(finite_or_zero(cquot(rn, {rho[0], rho[1]}) * cquot({alpha[0], alpha[1]}, w)));
   }
 };
+
 // A reduction functor K with a finisher.
 template <class K, class Fin>
 struct Finished : K {

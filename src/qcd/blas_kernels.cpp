@@ -325,16 +325,28 @@ struct HostPair {
   explicit HostPair(Slot s) : v{s.slots->host(s.index), s.slots->host(s.index + 1)} {}
 };
 // Runs finisher `fin` (its output redirected to z) on the world's sums and sets the slot pair.
-template <class Fin, int N = 3>
+template <class Fin>
 detail::Refinish refinish_into(Slot out, Fin fin, detail::PairOut Fin::*target) {
   return [out, fin, target](const detail::Sums& world) mutable {
     double z[2];
     fin.*target = detail::PairOut{z, z};
-    qcd::detail::DoubleSums<N> sums;
-    for (int i = 0; i < N; ++i) sums.v[i] = world.v[i];
-    fin.finish(sums);
+    fin.finish(qcd::detail::DoubleSums<3>{{world.v[0], world.v[1], world.v[2]}});
     out.slots->set(out.index, z[0]);
     out.slots->set(out.index + 1, z[1]);
+  };
+}
+// The ts finisher run again on the world's sums (a split lattice): omega, rho_next and beta.
+detail::Refinish ts_refinish(const TsSlots& sl) {
+  return [sl](const detail::Sums& world) {
+    const HostPair rh(sl.rho), al(sl.alpha);
+    double w[2], rn[2], be[2];
+    qcd::detail::DoubleSums<detail::kTsSums> sums;
+    for (int i = 0; i < detail::kTsSums; ++i) sums.v[i] = world.v[i];
+    detail::OmegaFinish{{w, w}, rh.v, al.v, {rn, rn}, {be, be}}.finish(sums);
+    for (auto [slot, z] : {std::pair{sl.omega, w}, std::pair{sl.rho_next, rn}, std::pair{sl.beta, be}}) {
+      slot.slots->set(slot.index, z[0]);
+      slot.slots->set(slot.index + 1, z[1]);
+    }
   };
 }
 }  // namespace
@@ -359,42 +371,32 @@ void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const
   run(Op::bicgstab_s, "bicgstab_s", {{"v", &v}, {"r", &r}}, args, ex, s2.slots, s2.index);
 }
 
-void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, Slot ts, Slot omega,
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, const TsSlots& sl,
                  const runtime::Exec& ex) {
+  const char* k = "bicgstab_ts";
   detail::Args args = coeffs();
-  pair_out(args, "bicgstab_ts", "omega", omega, ex);
-  set_out(args, "bicgstab_ts", "ts", ts, detail::kTsSums, ex);
-  run(Op::bicgstab_ts, "bicgstab_ts", {{"t", &t}, {"s", &s}, {"r0", &r0}}, args, ex, ts.slots, ts.index,
-      refinish_into<detail::OmegaFinish, detail::kTsSums>(omega, detail::OmegaFinish{}, &detail::OmegaFinish::omega));
+  args.in[0] = pair_in(k, "rho", sl.rho, ex);
+  args.in[1] = pair_in(k, "alpha", sl.alpha, ex);
+  pair_out(args, k, "omega", sl.omega, ex);
+  args.fin_out2 = slot_ptr(k, "rho_next", sl.rho_next, ex, false, 2);
+  args.fin_mirror2 = slot_ptr(k, "rho_next", sl.rho_next, ex, true, 2);
+  args.fin_out3 = slot_ptr(k, "beta", sl.beta, ex, false, 2);
+  args.fin_mirror3 = slot_ptr(k, "beta", sl.beta, ex, true, 2);
+  set_out(args, k, "ts", sl.ts, detail::kTsSums, ex);
+  run(Op::bicgstab_ts, k, {{"t", &t}, {"s", &s}, {"r0", &r0}}, args, ex, sl.ts.slots, sl.ts.index,
+      ts_refinish(sl));
 }
 
-void bicgstab_step(Slot alpha, Slot omega, Slot rho, Slot ts, SpinorField& p, SpinorField& s, const SpinorField& t,
-                   const SpinorField& v, SpinorField& x, Slot r2, Slot rho_next, Slot beta, const runtime::Exec& ex) {
+void bicgstab_step(Slot alpha, Slot omega, Slot beta, SpinorField& p, SpinorField& s, const SpinorField& t,
+                   const SpinorField& v, SpinorField& x, Slot r2, const runtime::Exec& ex) {
   const char* k = "bicgstab_step";
   detail::Args args = coeffs();
   args.in[0] = pair_in(k, "alpha", alpha, ex);
   args.in[1] = pair_in(k, "omega", omega, ex);
-  args.in[2] = pair_in(k, "rho", rho, ex);
-  args.in[3] = slot_ptr(k, "ts", ts, ex, false, detail::kTsSums);
-  pair_out(args, k, "rho_next", rho_next, ex);
-  args.fin_out2 = slot_ptr(k, "beta", beta, ex, false, 2);
-  args.fin_mirror2 = slot_ptr(k, "beta", beta, ex, true, 2);
+  args.in[2] = pair_in(k, "beta", beta, ex);
   set_out(args, k, "r2", r2, 1, ex);
-  // On a split lattice the finisher's inputs are already the world's (earlier refinishes): it
-  // runs again unchanged, on the host.
-  auto refinish = [alpha, omega, rho, ts, rho_next, beta](const detail::Sums&) {
-    const HostPair al(alpha), om(omega), rh(rho);
-    double t7[detail::kTsSums];
-    for (int i = 0; i < detail::kTsSums; ++i) t7[i] = ts.slots->host(ts.index + i);
-    double rn[2], be[2];
-    detail::StepFinish{rh.v, al.v, om.v, t7, {rn, rn}, {be, be}}.finish(0);
-    rho_next.slots->set(rho_next.index, rn[0]);
-    rho_next.slots->set(rho_next.index + 1, rn[1]);
-    beta.slots->set(beta.index, be[0]);
-    beta.slots->set(beta.index + 1, be[1]);
-  };
   run(Op::bicgstab_step_slots, k, {{"p", &p}, {"s", &s}, {"t", &t}, {"v", &v}, {"x", &x}}, args, ex, r2.slots,
-      r2.index, refinish);
+      r2.index);
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,

@@ -49,8 +49,10 @@ struct Args {
   const double* in[4] = {};
   double* fin_out = nullptr;     // where a reduction's finish() writes (BiCGstab's alpha, omega, rho_next)
   double* fin_mirror = nullptr;  // and that slot's mirror
-  double* fin_out2 = nullptr;    // a second pair (bicgstab_step's beta)
+  double* fin_out2 = nullptr;    // more pairs (bicgstab_ts: rho_next, beta)
   double* fin_mirror2 = nullptr;
+  double* fin_out3 = nullptr;
+  double* fin_mirror3 = nullptr;
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
@@ -210,9 +212,8 @@ struct BicgCoef {
   GLUON_HD Complex<R> b() const { return b_ ? Complex<R>(Complex<double>(b_[0], b_[1])) : Complex<R>{}; }
 };
 
-// bicgstab_step's alpha, omega and beta: given by the host (GivenStep), or from the slots
-// (StepSlots: beta from the ts sums, bicgstab_coefficients.h, per thread; the step's finisher
-// writes the same beta for the host).
+// bicgstab_step's alpha, omega and beta: given by the host (GivenStep), or read from the slots
+// that the ts reduction's finisher filled (StepSlots).
 template <class R>
 struct GivenStep {
   Complex<R> alpha_, omega_, beta_;
@@ -223,13 +224,10 @@ struct GivenStep {
 
 template <class R>
 struct StepSlots {
-  const double *alpha_, *omega_, *rho, *ts;
+  const double *alpha_, *omega_, *beta_;
   GLUON_HD Complex<R> alpha() const { return Complex<R>(Complex<double>(alpha_[0], alpha_[1])); }
   GLUON_HD Complex<R> omega() const { return Complex<R>(Complex<double>(omega_[0], omega_[1])); }
-  GLUON_HD Complex<R> beta() const {
-    const Complex<double> w(omega_[0], omega_[1]);
-    return Complex<R>(bicg_beta(next_rho(ts, w), rho, alpha_, w));
-  }
+  GLUON_HD Complex<R> beta() const { return Complex<R>(Complex<double>(beta_[0], beta_[1])); }
 };
 
 // y += a x (complex a); optionally returns |y|^2
@@ -698,17 +696,16 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
     case Op::bicgstab_s:
       return launch_op("blas_bicgstab_s", n,
                        CaxpyK<Acc, true, BicgCoef<R>>{acc(0), acc(1), {a.in[0], nullptr, -1.0}});
-    case Op::bicgstab_step_slots: {
-      // in: alpha, omega, rho, ts
-      const StepFinish fin{a.in[2], a.in[0], a.in[1], a.in[3], {a.fin_out, a.fin_mirror}, {a.fin_out2, a.fin_mirror2}};
+    case Op::bicgstab_step_slots:  // in: alpha, omega, beta
       return launch_op("blas_bicgstab_step", n,
-                       Finished<BicgStepK<Acc, StepSlots<R>>, StepFinish>{
-                           {acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], a.in[2], a.in[3]}}, fin});
-    }
+                       BicgStepK<Acc, StepSlots<R>>{acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], a.in[2]}});
     case Op::bicgstab_r0v:
       return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, AlphaFinish>{{acc(0), acc(1)}, {a.in[0], {a.fin_out, a.fin_mirror}}});
-    case Op::bicgstab_ts:
-      return launch_op("blas_bicgstab_ts", n, Finished<TsSumsK<Acc>, OmegaFinish>{{acc(0), acc(1), acc(2)}, {{a.fin_out, a.fin_mirror}}});
+    case Op::bicgstab_ts:  // in: rho, alpha
+      return launch_op("blas_bicgstab_ts", n,
+                       Finished<TsSumsK<Acc>, OmegaFinish>{
+                           {acc(0), acc(1), acc(2)},
+                           {{a.fin_out, a.fin_mirror}, a.in[0], a.in[1], {a.fin_out2, a.fin_mirror2}, {a.fin_out3, a.fin_mirror3}}});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {

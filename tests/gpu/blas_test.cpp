@@ -185,9 +185,8 @@ TEST(BlasGpu, BicgstabSlotKernelsMatchCpu) {
     auto iteration = [](std::vector<SpinorField>& f, runtime::ScalarSlots& s, const runtime::Exec& ex) {
       blas::bicgstab_r0v(f[0], f[2], {&s, 0}, {&s, 2}, {&s, 5}, ex);
       blas::bicgstab_s({&s, 5}, f[2], f[3], {&s, 7}, ex);
-      blas::bicgstab_ts(f[4], f[3], f[0], {&s, 8}, {&s, 15}, ex);
-      blas::bicgstab_step({&s, 5}, {&s, 15}, {&s, 0}, {&s, 8}, f[1], f[3], f[4], f[2], f[5], {&s, 17}, {&s, 18},
-                          {&s, 20}, ex);
+      blas::bicgstab_ts(f[4], f[3], f[0], {{&s, 0}, {&s, 5}, {&s, 8}, {&s, 15}, {&s, 18}, {&s, 20}}, ex);
+      blas::bicgstab_step({&s, 5}, {&s, 15}, {&s, 20}, f[1], f[3], f[4], f[2], f[5], {&s, 17}, ex);
       s.record();
       s.wait();
     };

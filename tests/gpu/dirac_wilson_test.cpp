@@ -166,7 +166,7 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
       const double r0n = std::sqrt(blas::norm2(r0_c, cpu));
       const double ss = r0n * std::sqrt(blas::norm2(p_c, cpu)), st = r0n * std::sqrt(ts.norm2);
       const complexd rho(0.3, 0.8);
-      runtime::ScalarSlots slots(gpu, 16);  // rho 0-1; r0v 2-4; alpha 5-6; ts 7-13; omega 14-15
+      runtime::ScalarSlots slots(gpu, 20);  // rho 0-1; r0v 2-4; alpha 5-6; ts 7-13; omega 14-15; rho_next; beta
       slots.set(0, rho.re);
       slots.set(1, rho.im);
       const double tol = tolerance(p);
@@ -187,7 +187,7 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
         near(2, r0v.dot, tol, "<r0, M p>");
         EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
         near(5, rho / r0v.dot, 4 * tol, "alpha");
-        mg->M_ts(got, p_g, r0_g, {&slots, 7}, {&slots, 14});
+        mg->M_ts(got, p_g, r0_g, {{&slots, 0}, {&slots, 5}, {&slots, 7}, {&slots, 14}, {&slots, 16}, {&slots, 18}});
         slots.record();
         slots.wait();
         EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
@@ -198,6 +198,10 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
         EXPECT_NEAR(slots.host(12), r0t.re, tol * st) << "Re <r0, M s>";
         EXPECT_NEAR(slots.host(13), r0t.im, tol * st) << "Im <r0, M s>";
         near(14, ts.dot / ts.norm2, 4 * tol, "omega");
+        const complexd om(slots.host(14), slots.host(15));
+        const complexd rn = complexd(slots.host(10), slots.host(11)) - om * complexd(slots.host(12), slots.host(13));
+        near(16, rn, 1e-12, "rho_next from the slots' sums");
+        near(18, (rn / rho) * (complexd(slots.host(5), slots.host(6)) / om), 1e-12, "beta from the slots");
       }
       runtime::set_forced_variant(-1);
     }

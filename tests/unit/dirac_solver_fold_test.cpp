@@ -79,8 +79,9 @@ TEST(BicgstabFold, MR0vAndMTsEqualMThenTheBlasReductions) {
         op->M(want, p);
         const double tol = sum_tol(prec);
 
-        // Slots: rho {0, 1}; r0v {2, 3, 4}; alpha {5, 6}; ts {7 .. 13}; omega {14, 15}.
-        runtime::ScalarSlots slots(cpu, 16);
+        // Slots: rho {0, 1}; r0v {2, 3, 4}; alpha {5, 6}; ts {7 .. 13}; omega {14, 15}; rho_next
+        // {16, 17}; beta {18, 19}.
+        runtime::ScalarSlots slots(cpu, 20);
         const complexd rho(0.7, -0.4);
         slots.set(0, rho.re);
         slots.set(1, rho.im);
@@ -94,7 +95,7 @@ TEST(BicgstabFold, MR0vAndMTsEqualMThenTheBlasReductions) {
         EXPECT_NEAR(slots.host(4), r0v.norm2, 1e-12 * r0v.norm2) << "|r0|^2";
         expect_pair_near(slots, 5, rho / r0v.dot, 2 * tol, "alpha = rho / <r0, M p>");
 
-        op->M_ts(got, p, r0, {&slots, 7}, {&slots, 14});
+        op->M_ts(got, p, r0, {{&slots, 0}, {&slots, 5}, {&slots, 7}, {&slots, 14}, {&slots, 16}, {&slots, 18}});
         blas::copy(diff, got, cpu);
         blas::axpy(-1.0, want, diff, cpu);
         EXPECT_EQ(blas::norm2(diff, cpu), 0.0) << "M_ts's M is M's";
@@ -109,7 +110,15 @@ TEST(BicgstabFold, MR0vAndMTsEqualMThenTheBlasReductions) {
         EXPECT_NEAR(slots.host(11), r0s.im, tol * ss) << "Im <r0, s>";
         EXPECT_NEAR(slots.host(12), r0t.re, tol * st) << "Re <r0, M s>";
         EXPECT_NEAR(slots.host(13), r0t.im, tol * st) << "Im <r0, M s>";
-        expect_pair_near(slots, 14, ts.dot / ts.norm2, 2 * tol, "omega = <t, s> / |t|^2");
+        const complexd omega = ts.dot / ts.norm2;
+        expect_pair_near(slots, 14, omega, 2 * tol, "omega = <t, s> / |t|^2");
+        // rho_next and beta, from the slots' own sums (the finisher's formula, not its accuracy).
+        const complexd rn = complexd(slots.host(10), slots.host(11)) -
+                            complexd(slots.host(14), slots.host(15)) * complexd(slots.host(12), slots.host(13));
+        expect_pair_near(slots, 16, rn, 1e-12, "rho_next = <r0, s> - omega <r0, t>");
+        const complexd alpha(slots.host(5), slots.host(6));
+        expect_pair_near(slots, 18, (rn / rho) * (alpha / complexd(slots.host(14), slots.host(15))), 1e-12,
+                         "beta = (rho_next / rho)(alpha / omega)");
       }
   }
 }

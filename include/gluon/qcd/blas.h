@@ -71,12 +71,14 @@
 // next kernels need, computed once on the device from its sums:
 //   bicgstab_r0v(r0, v, rho, r0v, alpha)   r0v = <r0, v>; alpha = rho / <r0, v>
 //   bicgstab_s(alpha, v, r, s2)            r -= alpha v; s2 = |r|^2
-//   bicgstab_ts(t, s, r0, ts, omega)       ts = the 7 sums; omega = <t, s> / |t|^2
-//   bicgstab_step(alpha, omega, rho, ts, p, s, t, v, x, r2, rho_next, beta)
+//   bicgstab_ts(t, s, r0, {rho, alpha, ts, omega, rho_next, beta})
+//                                          ts = the 7 sums; omega = <t, s> / |t|^2;
+//                                          rho_next = <r0, s> - omega <r0, t> (<r0, r> of the r
+//                                          below, but for r's rounding); beta = (rho_next / rho)
+//                                          (alpha / omega)
+//   bicgstab_step(alpha, omega, beta, p, s, t, v, x, r2)
 //                                          x += alpha p + omega s; s -= omega t (the new r);
-//                                          p = r + beta (p - omega v); r2 = |r|^2;
-//                                          rho_next = <r0, s> - omega <r0, t> (= <r0, r> but for
-//                                          r's rounding), beta = (rho_next / rho)(alpha / omega)
+//                                          p = r + beta (p - omega v); r2 = |r|^2
 // A zero or non-finite quotient is written as 0 (the caller reads the slots and reports it).
 //
 // Flop counts (per real component of one operand) used for solver GFLOP/s are in kFlops*.
@@ -159,10 +161,15 @@ void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, Spino
 void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
                   const runtime::Exec& ex);
 void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);
-void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, Slot ts, Slot omega,
+// The slots of BiCGstab's ts reduction (bicgstab_ts, DiracOperator::M_ts): it reads rho and alpha
+// and writes ts (kTsSums values), omega, rho_next and beta.
+struct TsSlots {
+  Slot rho, alpha, ts, omega, rho_next, beta;
+};
+void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& r0, const TsSlots& slots,
                  const runtime::Exec& ex);
-void bicgstab_step(Slot alpha, Slot omega, Slot rho, Slot ts, SpinorField& p, SpinorField& s, const SpinorField& t,
-                   const SpinorField& v, SpinorField& x, Slot r2, Slot rho_next, Slot beta, const runtime::Exec& ex);
+void bicgstab_step(Slot alpha, Slot omega, Slot beta, SpinorField& p, SpinorField& s, const SpinorField& t,
+                   const SpinorField& v, SpinorField& x, Slot r2, const runtime::Exec& ex);
 
 // Nominal floating-point operations per real component (solver GFLOP/s bookkeeping).
 inline constexpr double kFlopsAxpy = 2.0;     // axpy, xpay, scale+add

@@ -64,10 +64,10 @@ void DiracOperator::M_r0v(SpinorField& v, const SpinorField& p, const SpinorFiel
   blas::bicgstab_r0v(r0, v, rho, r0v, alpha, exec_);
 }
 
-void DiracOperator::M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts,
-                         blas::Slot omega) const {
+void DiracOperator::M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0,
+                         const blas::TsSlots& slots) const {
   M(t, s);
-  blas::bicgstab_ts(t, s, r0, ts, omega, exec_);
+  blas::bicgstab_ts(t, s, r0, slots, exec_);
 }
 
 void DiracOperator::hop(SpinorField&, const SpinorField&) const {

@@ -281,13 +281,19 @@ class WilsonFamily final : public DiracOperator {
     f.rho = blas::slot_address("wilson M_r0v", "rho", rho, exec_, false, 2);
     apply(v, p, false, &f);
   }
-  void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts,
-            blas::Slot omega) const override {
-    if (!folds()) return DiracOperator::M_ts(t, s, r0, ts, omega);
+  void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& sl) const override {
+    if (!folds()) return DiracOperator::M_ts(t, s, r0, sl);
+    const char* who = "wilson M_ts";
     check_vector(r0, "M_ts (r0)");
-    detail::DslashFold f = fold_into("wilson M_ts", "ts", ts, "omega", omega, blas::detail::kTsSums);
+    detail::DslashFold f = fold_into(who, "ts", sl.ts, "omega", sl.omega, blas::detail::kTsSums);
     f.kind = detail::DslashFold::ts;
     f.w = &r0;
+    f.rho = blas::slot_address(who, "rho", sl.rho, exec_, false, 2);
+    f.alpha = blas::slot_address(who, "alpha", sl.alpha, exec_, false, 2);
+    f.rho_next = blas::slot_address(who, "rho_next", sl.rho_next, exec_, false, 2);
+    f.rho_next_mirror = blas::slot_address(who, "rho_next", sl.rho_next, exec_, true, 2);
+    f.beta = blas::slot_address(who, "beta", sl.beta, exec_, false, 2);
+    f.beta_mirror = blas::slot_address(who, "beta", sl.beta, exec_, true, 2);
     apply(t, s, false, &f);
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }

@@ -562,7 +562,8 @@ void run_wilson_fold(const DslashCall& call, const K& k, runtime::TuneSpec spec)
     spec.aux += " ts";
     using B = WilsonFoldBody<K, Clover, DslashFold::ts>;
     using T7 = typename K::template FoldSums<DslashFold::ts>;
-    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, {coef}},
+    const bd::OmegaFinish fin{coef, f.rho, f.alpha, {f.rho_next, f.rho_next_mirror}, {f.beta, f.beta_mirror}};
+    reduce_into_floored<floors>(call.ex, spec, k.idx.half, bd::Finished<B, bd::OmegaFinish>{{k}, fin},
                                 reinterpret_cast<T7*>(f.sums_mirror), reinterpret_cast<T7*>(f.sums));
   }
 }

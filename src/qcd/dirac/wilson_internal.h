@@ -48,6 +48,9 @@ struct DslashFold {
   double *sums = nullptr, *sums_mirror = nullptr;
   const double* rho = nullptr;
   double *coef = nullptr, *coef_mirror = nullptr;
+  // ts: alpha read, and the next rho and beta written with omega (OmegaFinish)
+  const double* alpha = nullptr;
+  double *rho_next = nullptr, *rho_next_mirror = nullptr, *beta = nullptr, *beta_mirror = nullptr;
   bool cg_update = false;
   const double *r2 = nullptr, *pAp = nullptr;
 };

@@ -33,7 +33,7 @@ void finite_c(const Monitor& m, const char* what, complexd z) {
 // parity (k % 2): the iteration that starts reads [cur], and the next one's M p, queued before the
 // host has read this one's, writes [nxt].
 struct BicgSlotMap {
-  static constexpr int kRho[2] = {0, 3};    // {|r|^2, Re rho, Im rho}, as bicgstab_step writes them
+  static constexpr int kRho[2] = {0, 3};    // {|r|^2, Re rho, Im rho} (bicgstab_step, the ts finisher)
   static constexpr int kR0v[2] = {6, 9};    // {Re, Im, |r0|^2} of <r0, v>
   static constexpr int kAlpha[2] = {12, 14};  // {Re, Im}
   static constexpr int kS2 = 16;            // |s|^2
@@ -109,16 +109,19 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       if (!v_ready) queue_r0v(cur);
       v_ready = false;
       blas::bicgstab_s(slot(Map::kAlpha[cur]), v, R, slot(Map::kS2), exs);  // R = s
-      As.apply_ts(t, R, r0, slot(Map::kTs), slot(Map::kOmega));
-      blas::bicgstab_step(slot(Map::kAlpha[cur]), slot(Map::kOmega), slot(Map::kRho[cur] + 1), slot(Map::kTs), p, R, t,
-                          v, X, slot(Map::kRho[nxt]), slot(Map::kRho[nxt] + 1), slot(Map::kBeta), exs);
+      As.apply_ts(t, R, r0,
+                  {slot(Map::kRho[cur] + 1), slot(Map::kAlpha[cur]), slot(Map::kTs), slot(Map::kOmega),
+                   slot(Map::kRho[nxt] + 1), slot(Map::kBeta)});
+      blas::bicgstab_step(slot(Map::kAlpha[cur]), slot(Map::kOmega), slot(Map::kBeta), p, R, t, v, X,
+                          slot(Map::kRho[nxt]), exs);
       slots.record();
       {
         // The next A p, queued before the host looks at this iteration: its run hides the round
-        // trip. Skipped where the trend of |r|^2 says this iteration likely ends the solve or
-        // triggers a reliable update (both change p and rho, and the work would be redone).
+        // trip. Skipped where the trend of |r|^2 says this iteration may end the solve or trigger
+        // a reliable update (both change p and rho, and the work would be redone), with margins
+        // for BiCGstab's irregular convergence: a wasted A p costs ten times the round trip.
         const double guess2 = r2 * (r2 / std::max(prev2, 1e-300));
-        const bool likely_check = guess2 <= stop2 || (mixed && std::sqrt(guess2) < sol.delta * rmax);
+        const bool likely_check = guess2 <= 10 * stop2 || (mixed && std::sqrt(guess2) < 2 * sol.delta * rmax);
         if (!likely_check) {
           queue_r0v(nxt);
           v_ready = true;

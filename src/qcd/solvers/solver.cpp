@@ -66,8 +66,8 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
   if (shift == 0.0 && form == Form::M) {
     L.apply_r0v = [o](SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
                       blas::Slot alpha) { o->M_r0v(v, p, r0, rho, r0v, alpha); };
-    L.apply_ts = [o](SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts, blas::Slot omega) {
-      o->M_ts(t, s, r0, ts, omega);
+    L.apply_ts = [o](SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots) {
+      o->M_ts(t, s, r0, slots);
     };
   }  // (BiCGstab iterates on M alone)
   if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {

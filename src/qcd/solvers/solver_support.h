@@ -30,8 +30,7 @@ struct LinearOp {
   std::function<void(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
                      blas::Slot alpha)>
       apply_r0v;
-  std::function<void(SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts, blas::Slot omega)>
-      apply_ts;
+  std::function<void(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots)> apply_ts;
   SpinorFieldParams params;
   runtime::Exec exec;
   double flops = 0.0;

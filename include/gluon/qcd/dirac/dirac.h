@@ -100,14 +100,13 @@ class DiracOperator {
                                   blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const;
   // BiCGstab's operator applications with their reductions (blas.h, same slots):
   //   M_r0v: v = M p, then bicgstab_r0v(r0, v, rho, r0v, alpha)
-  //   M_ts:  t = M s, then bicgstab_ts(t, s, r0, ts, omega)
+  //   M_ts:  t = M s, then bicgstab_ts(t, s, r0, slots)
   // The defaults run M and then the BLAS kernel; the even-odd Wilson and clover operators (double
   // and single, where it measured faster) sum in M's last kernel, which reads p (s) at every
   // output site anyway.
   virtual void M_r0v(SpinorField& v, const SpinorField& p, const SpinorField& r0, blas::Slot rho, blas::Slot r0v,
                      blas::Slot alpha) const;
-  virtual void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, blas::Slot ts,
-                    blas::Slot omega) const;
+  virtual void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots) const;
   // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
   virtual bool hermitian_positive() const { return false; }
 
