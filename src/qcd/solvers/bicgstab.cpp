@@ -117,11 +117,12 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
       slots.record();
       {
         // The next A p, queued before the host looks at this iteration: its run hides the round
-        // trip. Skipped where the trend of |r|^2 says this iteration may end the solve or trigger
-        // a reliable update (both change p and rho, and the work would be redone), with margins
-        // for BiCGstab's irregular convergence: a wasted A p costs ten times the round trip.
-        const double guess2 = r2 * (r2 / std::max(prev2, 1e-300));
-        const bool likely_check = guess2 <= 10 * stop2 || (mixed && std::sqrt(guess2) < 2 * sol.delta * rmax);
+        // trip. Skipped where |r|^2 or its trend comes within a decade (in |r|) of the end of the
+        // solve, or within a factor 2 of a reliable update: both change p and rho, the queued work
+        // would be redone, and a wasted A p costs ten or more round trips (BiCGstab's residual
+        // jumps, so the margins are wide).
+        const double guess2 = std::min(r2, r2 * (r2 / std::max(prev2, 1e-300)));
+        const bool likely_check = guess2 <= 100 * stop2 || (mixed && std::sqrt(guess2) < 2 * sol.delta * rmax);
         if (!likely_check) {
           queue_r0v(nxt);
           v_ready = true;
