@@ -47,19 +47,17 @@ GLUON_HD_INLINE Complex<double> next_rho(const double* ts, Complex<double> omega
   return Complex<double>(ts[3], ts[4]) - omega * Complex<double>(ts[5], ts[6]);
 }
 
-// finish() of the ts sums: omega = <t, s> / |t|^2; with rho and alpha given, also the next rho
-// and beta = (rho_next / rho)(alpha / omega) (0 where a quotient is not finite), so that the
-// kernel after it reads all three (computed in every thread, the quotients made BiCGstab's
-// update kernel 20% slower: bench/results/2026-11-24-cg-device-scalars-h200/, trip 6).
+// finish() of the ts sums: omega = <t, s> / |t|^2, the next rho and beta = (rho_next / rho)
+// (alpha / omega) (0 where a quotient is not finite), so that the kernel after it reads all three
+// (computed in every thread, the quotients made BiCGstab's update kernel 20% slower:
+// bench/results/2026-11-24-cg-device-scalars-h200/, trip 6).
 struct OmegaFinish {
   PairOut omega;
-  const double* rho = nullptr;
-  const double* alpha = nullptr;
-  PairOut rho_next{}, beta{};
+  const double *rho, *alpha;
+  PairOut rho_next, beta;
   GLUON_HD void finish(const qcd::detail::DoubleSums<kTsSums>& ts) const {
     const Complex<double> w = cquot({ts.v[0], ts.v[1]}, {ts.v[2], 0.0});
     omega.write(w);
-    if (rho == nullptr) return;
     const Complex<double> rn = next_rho(ts.v, w);
     rho_next.write(rn);
     beta.write(finite_or_zero(cquot(rn, {rho[0], rho[1]}) * cquot({alpha[0], alpha[1]}, w)));

@@ -239,10 +239,10 @@ void set_out(detail::Args& args, const char* kernel, const char* name, Slot out,
 const double* pair_in(const char* kernel, const char* name, Slot s, const runtime::Exec& ex) {
   return slot_ptr(kernel, name, s, ex, false, 2);
 }
-// A {Re, Im} pair a reduction's finish() writes, slot and mirror.
-void pair_out(detail::Args& args, const char* kernel, const char* name, Slot s, const runtime::Exec& ex) {
-  args.fin_out = slot_ptr(kernel, name, s, ex, false, 2);
-  args.fin_mirror = slot_ptr(kernel, name, s, ex, true, 2);
+// A {Re, Im} pair a reduction's finish() writes, slot and mirror: its output i (Args::fin_out).
+void pair_out(detail::Args& args, const char* kernel, const char* name, Slot s, const runtime::Exec& ex, int i = 0) {
+  args.fin_out[i] = slot_ptr(kernel, name, s, ex, false, 2);
+  args.fin_mirror[i] = slot_ptr(kernel, name, s, ex, true, 2);
 }
 }  // namespace
 
@@ -378,10 +378,8 @@ void bicgstab_ts(const SpinorField& t, const SpinorField& s, const SpinorField& 
   args.in[0] = pair_in(k, "rho", sl.rho, ex);
   args.in[1] = pair_in(k, "alpha", sl.alpha, ex);
   pair_out(args, k, "omega", sl.omega, ex);
-  args.fin_out2 = slot_ptr(k, "rho_next", sl.rho_next, ex, false, 2);
-  args.fin_mirror2 = slot_ptr(k, "rho_next", sl.rho_next, ex, true, 2);
-  args.fin_out3 = slot_ptr(k, "beta", sl.beta, ex, false, 2);
-  args.fin_mirror3 = slot_ptr(k, "beta", sl.beta, ex, true, 2);
+  pair_out(args, k, "rho_next", sl.rho_next, ex, 1);
+  pair_out(args, k, "beta", sl.beta, ex, 2);
   set_out(args, k, "ts", sl.ts, detail::kTsSums, ex);
   run(Op::bicgstab_ts, k, {{"t", &t}, {"s", &s}, {"r0", &r0}}, args, ex, sl.ts.slots, sl.ts.index,
       ts_refinish(sl));

@@ -47,12 +47,10 @@ struct Args {
   // double; the sums of one reduction occupy consecutive slots). Null: host coefficients, and a
   // reduction that returns its sums.
   const double* in[4] = {};
-  double* fin_out = nullptr;     // where a reduction's finish() writes (BiCGstab's alpha, omega, rho_next)
-  double* fin_mirror = nullptr;  // and that slot's mirror
-  double* fin_out2 = nullptr;    // more pairs (bicgstab_ts: rho_next, beta)
-  double* fin_mirror2 = nullptr;
-  double* fin_out3 = nullptr;
-  double* fin_mirror3 = nullptr;
+  // Where a reduction's finish() writes its {Re, Im} pairs, slot and mirror (bicgstab_r0v: alpha;
+  // bicgstab_ts: omega, rho_next, beta).
+  double* fin_out[3] = {};
+  double* fin_mirror[3] = {};
   double* out_host = nullptr;
   double* out_device = nullptr;
 };
@@ -641,6 +639,7 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
   const std::int64_t n = a.sites;
   auto launch_op = [&](const char* label, std::int64_t count, const auto& f) { return launch(ex, label, count, f, a); };
   const CgSlots<R> cg{a.in[0], a.in[1], a.in[2], 1.0};
+  auto fin = [&](int i) { return PairOut{a.fin_out[i], a.fin_mirror[i]}; };
   switch (op) {
     case Op::zero: return launch_op("blas_zero", n, ZeroK<Acc>{acc(0)});
     case Op::scale: return launch_op("blas_scale", n, ScaleK<Acc>{acc(0), ra});
@@ -708,12 +707,12 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       return launch_op("blas_bicgstab_step", n,
                        BicgStepK<Acc, StepSlots<R>>{acc(0), acc(1), acc(2), acc(3), acc(4), {a.in[0], a.in[1], a.in[2]}});
     case Op::bicgstab_r0v:
-      return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, AlphaFinish>{{acc(0), acc(1)}, {a.in[0], {a.fin_out, a.fin_mirror}}});
+      return launch_op("blas_cdot_norm2", n, Finished<CdotK<Acc>, AlphaFinish>{{acc(0), acc(1)}, {a.in[0], fin(0)}});
     case Op::bicgstab_ts:  // in: rho, alpha
       return launch_op("blas_bicgstab_ts", n,
                        Finished<TsSumsK<Acc>, OmegaFinish>{
                            {acc(0), acc(1), acc(2)},
-                           {{a.fin_out, a.fin_mirror}, a.in[0], a.in[1], {a.fin_out2, a.fin_mirror2}, {a.fin_out3, a.fin_mirror3}}});
+                           {fin(0), a.in[0], a.in[1], fin(1), fin(2)}});
     case Op::multishift: {
       const auto& sh = *a.shifts;
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
