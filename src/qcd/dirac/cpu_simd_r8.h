@@ -6,10 +6,11 @@
 // rebuilt link is the link itself (not 32767 times it, as the kernels use r18 and r12 half links).
 //
 // The same rebuild as Recon<r8>::unpack: the column pivot k from slot 0 (against +-4), the phase
-// angles through sincos, |W00| and |W20| from unitarity, W11..W22 from the cofactors, the
-// degenerate encoding (slots 6 and 7 both 1) where n is too small to divide by, and the pivots
-// undone (rows 1 and 2 swapped and negated when b, columns rotated by k). Every per-site choice
-// is a lane select, so the W sites of a tile may pivot differently.
+// angles through sincos, |W00| and |W20| from unitarity, the other four entries from the
+// cofactors, the degenerate encoding (slots 6 and 7 both 1) where n is too small to divide by,
+// and the pivots undone (rows 1 and 2 swapped and negated when b, before the cofactors; columns
+// rotated by k). Every per-site choice is a lane select, so the W sites of a tile may pivot
+// differently.
 //
 // sincos: the angles lie in [-pi, pi] (slot 0 less its 8 k offset, slot 1 less +-4), reduced by
 // the nearest multiple q of pi/2 (pi/2 in two parts, so x - q pi/2 is exact to rounding for
@@ -37,9 +38,16 @@ struct SimdR8 {
     // pi/2 = hi + lo, hi with trailing zero bits to spare: q hi is exact for |q| <= 2.
     const T pio2_hi = kDouble ? T(1.57079632679489655800e+00) : T(1.5707963705062866);
     const T pio2_lo = kDouble ? T(6.12323399573676603587e-17) : T(-4.37113900018624283e-8);
+    // q = t rounded to the nearest integer by adding and subtracting 1.5 2^(mantissa bits): t +
+    // magic is exact to the integer, whose low bits are those of its pattern's mantissa (the
+    // magic's own are 0 there), so qm & 3 = q mod 4. Two adds where a compare, a select, an add
+    // and two conversions did it. (Needs IEEE rounding: the build has no -ffast-math.)
+    const T magic = kDouble ? T(6755399441055744.0) : T(12582912.0);  // 1.5 2^52, 1.5 2^23
     const V t = x * two_over_pi;
-    const M qm = __builtin_convertvector(t + (t < V{} ? S::splat(T(-0.5)) : S::splat(T(0.5))), M);  // round
-    const V q = __builtin_convertvector(qm, V);
+    const V tm = t + magic;
+    const V q = tm - magic;
+    M qm;
+    __builtin_memcpy(&qm, &tm, sizeof qm);
     const V r = (x - q * pio2_hi) - q * pio2_lo;
     const V r2 = r * r;
     V sr, cr;
@@ -96,6 +104,12 @@ struct SimdR8 {
 
   // u = the link whose 8 stored reals are stored(0) .. stored(7) (Half: the int16 values as
   // reals, scaled here by half_slot_scale).
+  //
+  // The row pivot is folded into the rebuild: U' = sign S_b W (rows 1 and 2 swapped and every row
+  // negated when b) is SU(3) with the same n, so its first row and column, signed and with W10 and
+  // W20 swapped (a few selects), give its other four entries through the same cofactor formulas.
+  // Undoing the pivot on the rebuilt matrix took 48 instructions a link. The degenerate encoding
+  // is picked only where a lane of the tile has it (the unit link; never in a thermalised field).
   template <bool Half, class Get>
   static GLUON_SIMD_INLINE void unpack(const Get& stored, C u[3][3]) {
     auto get = [&](int r) {
@@ -114,46 +128,87 @@ struct SimdR8 {
     const V phi1 = v1 - (b ? S::splat(T(4)) : S::splat(T(-4)));
     V s1, c1;
     sincos(phi1, s1, c1);
-    // General rebuild (meaningless on degenerate lanes, which take the other below).
-    const C w01 = x23, w02 = x45, w10 = x67;
-    const V n = w01.re * w01.re + w01.im * w01.im + w02.re * w02.re + w02.im * w02.im;
-    const V m00 = S::splat(T(1)) - n, m20 = n - (w10.re * w10.re + w10.im * w10.im);
-    const C w00 = scaled(dir, m00 > V{} ? S::sqrt(m00) : V{});
-    const C w20 = scaled(C{c1, s1}, m20 > V{} ? S::sqrt(m20) : V{});
+    // General rebuild (meaningless on degenerate lanes, which take the other below), of U'.
+    const V sign = b ? S::splat(T(-1)) : S::splat(T(1));
+    const V n = x23.re * x23.re + x23.im * x23.im + x45.re * x45.re + x45.im * x45.im;
+    const V m00 = S::splat(T(1)) - n, m20 = n - (x67.re * x67.re + x67.im * x67.im);
+    const V r00 = m00 > V{} ? S::sqrt(m00) : V{}, r20 = m20 > V{} ? S::sqrt(m20) : V{};
+    const C w00 = scaled(dir, r00 * sign), w20 = scaled(C{c1, s1}, r20 * sign);
+    const C w01 = scaled(x23, sign), w02 = scaled(x45, sign), w10 = scaled(x67, sign);
+    const C p10 = pick(b, w20, w10), p20 = pick(b, w10, w20);  // U'10, U'20
     const V inv_n = n > V{} ? S::splat(T(1)) / n : V{};
-    const C c00 = conj(w00), c01 = conj(w01), c02 = conj(w02), c10 = conj(w10), c20 = conj(w20);
+    // 1/n rides on the three conjugates every cofactor has one of.
+    const C c01 = conj(w01), c02 = conj(w02);
+    const C c00n = scaled(conj(w00), inv_n), c10n = scaled(conj(p10), inv_n), c20n = scaled(conj(p20), inv_n);
+    const C a10 = S::mul(c00n, p10), a20 = S::mul(c00n, p20);
     C w[3][3];
     w[0][0] = w00;
     w[0][1] = w01;
     w[0][2] = w02;
-    w[1][0] = w10;
-    w[2][0] = w20;
-    w[1][1] = scaled(neg(S::add(S::mul(c20, c02), S::mul(S::mul(c00, w10), w01))), inv_n);
-    w[1][2] = scaled(S::sub(S::mul(c20, c01), S::mul(S::mul(c00, w10), w02)), inv_n);
-    w[2][1] = scaled(S::sub(S::mul(c10, c02), S::mul(S::mul(c00, w20), w01)), inv_n);
-    w[2][2] = scaled(neg(S::add(S::mul(c10, c01), S::mul(S::mul(c00, w20), w02))), inv_n);
-    // Degenerate: W00 = dir, the 2x2 block from slots 2-5, d = conj(W00) its determinant.
-    const C d = conj(dir), zero{V{}, V{}};
-    w[0][0] = pick(degen, dir, w[0][0]);
-    w[0][1] = pick(degen, zero, w[0][1]);
-    w[0][2] = pick(degen, zero, w[0][2]);
-    w[1][0] = pick(degen, zero, w[1][0]);
-    w[2][0] = pick(degen, zero, w[2][0]);
-    w[1][1] = pick(degen, x23, w[1][1]);
-    w[1][2] = pick(degen, x45, w[1][2]);
-    w[2][1] = pick(degen, neg(S::mul(d, conj(x45))), w[2][1]);
-    w[2][2] = pick(degen, S::mul(d, conj(x23)), w[2][2]);
-    // Undo the pivots: rows 1, 2 swapped and every row negated when b; then U_i,(j+k)%3 = W_ij.
-    for (int j = 0; j < 3; ++j) {
-      const C r1 = pick(b, w[2][j], w[1][j]), r2 = pick(b, w[1][j], w[2][j]);
-      w[0][j] = pick(b, neg(w[0][j]), w[0][j]);
-      w[1][j] = pick(b, neg(r1), r1);
-      w[2][j] = pick(b, neg(r2), r2);
+    w[1][0] = p10;
+    w[2][0] = p20;
+    w[1][1] = neg(S::mul_add(c20n, c02, S::mul(a10, w01)));
+    w[1][2] = S::mul_sub(c20n, c01, a10, w02);
+    w[2][1] = S::mul_sub(c10n, c02, a20, w01);
+    w[2][2] = neg(S::mul_add(c10n, c01, S::mul(a20, w02)));
+    if (S::any(degen)) {
+      // Degenerate: W00 = dir, the 2x2 block from slots 2-5, d = conj(W00) its determinant
+      // (b = 0 on these lanes: no row pivot).
+      const C d = conj(dir), zero{V{}, V{}};
+      w[0][0] = pick(degen, dir, w[0][0]);
+      w[0][1] = pick(degen, zero, w[0][1]);
+      w[0][2] = pick(degen, zero, w[0][2]);
+      w[1][0] = pick(degen, zero, w[1][0]);
+      w[2][0] = pick(degen, zero, w[2][0]);
+      w[1][1] = pick(degen, x23, w[1][1]);
+      w[1][2] = pick(degen, x45, w[1][2]);
+      w[2][1] = pick(degen, neg(S::mul(d, conj(x45))), w[2][1]);
+      w[2][2] = pick(degen, S::mul(d, conj(x23)), w[2][2]);
     }
+    // Undo the column pivot: U_i,(j+k)%3 = U'_ij.
     for (int i = 0; i < 3; ++i) {
       u[i][0] = pick(k1, w[i][2], pick(k2, w[i][1], w[i][0]));
       u[i][1] = pick(k1, w[i][0], pick(k2, w[i][2], w[i][1]));
       u[i][2] = pick(k1, w[i][1], pick(k2, w[i][0], w[i][2]));
+    }
+  }
+};
+
+// Two r8 links of the same W sites rebuilt together (a kernel's forward and backward link of one
+// direction): with AVX-512 in single precision (and half, computed in single) the 2 x 8 lanes fill
+// one 512-bit register, so each instruction of the rebuild serves both links, and the halves cost
+// one extract a real. Elsewhere two links a vector would take two registers: rebuilt one by one.
+template <class T, int L = kTileSites>
+struct SimdR8Pair {
+  using S = Simd<T, L>;
+  using V = typename S::V;
+  using C = typename S::C;
+#if defined(__AVX512F__)
+  static constexpr bool kTogether = sizeof(T) == 4 && L == 8;
+#else
+  static constexpr bool kTogether = false;
+#endif
+
+  template <bool Half, class GetA, class GetB>
+  static GLUON_SIMD_INLINE void unpack(const GetA& a, const GetB& b, C ua[3][3], C ub[3][3]) {
+    if constexpr (kTogether) {
+      using S2 = Simd<T, 2 * L>;
+      using V2 = typename S2::V;
+      typename S2::C u[3][3];
+      SimdR8<T, 2 * L>::template unpack<Half>(
+          [&](int r) -> V2 { return __builtin_shufflevector(a(r), b(r), 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); },
+          u);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const V2 re = u[i][j].re, im = u[i][j].im;
+          ua[i][j] = {__builtin_shufflevector(re, re, 0, 1, 2, 3, 4, 5, 6, 7),
+                      __builtin_shufflevector(im, im, 0, 1, 2, 3, 4, 5, 6, 7)};
+          ub[i][j] = {__builtin_shufflevector(re, re, 8, 9, 10, 11, 12, 13, 14, 15),
+                      __builtin_shufflevector(im, im, 8, 9, 10, 11, 12, 13, 14, 15)};
+        }
+    } else {
+      SimdR8<T, L>::template unpack<Half>(a, ua);
+      SimdR8<T, L>::template unpack<Half>(b, ub);
     }
   }
 };

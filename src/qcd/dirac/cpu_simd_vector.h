@@ -49,6 +49,14 @@ template <> struct VecOf<float, 8> {
   typedef short i16 __attribute__((vector_size(16)));
   typedef int i32 __attribute__((vector_size(32)));
 };
+// 16 floats: two tiles at once, for arithmetic only (cpu_simd_r8.h's pair rebuild; one zmm
+// register with AVX-512).
+template <> struct VecOf<float, 16> {
+  typedef float type __attribute__((vector_size(64)));
+  typedef int mask __attribute__((vector_size(64)));
+  typedef short i16 __attribute__((vector_size(32)));
+  typedef int i32 __attribute__((vector_size(64)));
+};
 
 // W = L sites a vector. By default a whole tile (kTileSites = 8 in either precision); a kernel
 // may take W = 4, half a tile, where 8 doubles would need two registers each (AVX2): real r of
@@ -59,7 +67,8 @@ struct Simd {
   using M = typename VecOf<T, L>::mask;
   static constexpr int W = L;
   static constexpr int kStride = kTileSites;  // between reals of a tile in memory (the tiled order)
-  static_assert(sizeof(V) == W * sizeof(T) && kStride % W == 0);
+  // (W = 2 kStride: two tiles at once, for arithmetic on values already loaded.)
+  static_assert(sizeof(V) == W * sizeof(T) && (kStride % W == 0 || W == 2 * kStride));
 
   struct C {  // W complex numbers
     V re, im;
@@ -129,31 +138,45 @@ struct Simd {
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   static GLUON_SIMD_INLINE V sqrt(V v) {
-    if constexpr (sizeof(V) == 32 && sizeof(T) == 8) {
-      __m256d x;
-      __builtin_memcpy(&x, &v, sizeof x);
-      x = _mm256_sqrt_pd(x);
-      __builtin_memcpy(&v, &x, sizeof x);
-    } else if constexpr (sizeof(T) == 8) {
+    if constexpr (sizeof(T) == 8) {
 #if defined(__AVX512F__)
-      __m512d x;
-      __builtin_memcpy(&x, &v, sizeof x);
-      x = _mm512_sqrt_pd(x);
-      __builtin_memcpy(&v, &x, sizeof x);
-#else
-      __m256d x[2];
-      __builtin_memcpy(x, &v, sizeof x);
-      x[0] = _mm256_sqrt_pd(x[0]);
-      x[1] = _mm256_sqrt_pd(x[1]);
-      __builtin_memcpy(&v, x, sizeof x);
+      if constexpr (sizeof(V) == 64) {
+        __m512d x;
+        __builtin_memcpy(&x, &v, sizeof x);
+        x = _mm512_sqrt_pd(x);
+        __builtin_memcpy(&v, &x, sizeof x);
+        return v;
+      }
 #endif
+      __m256d x[sizeof(V) / 32];
+      __builtin_memcpy(x, &v, sizeof x);
+      for (auto& y : x) y = _mm256_sqrt_pd(y);
+      __builtin_memcpy(&v, x, sizeof x);
     } else {
-      __m256 x;
-      __builtin_memcpy(&x, &v, sizeof x);
-      x = _mm256_sqrt_ps(x);
-      __builtin_memcpy(&v, &x, sizeof x);
+#if defined(__AVX512F__)
+      if constexpr (sizeof(V) == 64) {
+        __m512 x;
+        __builtin_memcpy(&x, &v, sizeof x);
+        x = _mm512_sqrt_ps(x);
+        __builtin_memcpy(&v, &x, sizeof x);
+        return v;
+      }
+#endif
+      __m256 x[sizeof(V) / 32];
+      __builtin_memcpy(x, &v, sizeof x);
+      for (auto& y : x) y = _mm256_sqrt_ps(y);
+      __builtin_memcpy(&v, x, sizeof x);
     }
     return v;
+  }
+
+  // Whether any lane of m is set (m: the all-ones / all-zeros lanes of a comparison).
+  static GLUON_SIMD_INLINE bool any(M m) {
+    __m256i x[sizeof(M) / 32];
+    __builtin_memcpy(x, &m, sizeof m);
+    __m256i o = x[0];
+    for (unsigned i = 1; i < sizeof(M) / 32; ++i) o = _mm256_or_si256(o, x[i]);
+    return !_mm256_testz_si256(o, o);
   }
 
   // N reals of the W sites of a tile (v[r]: real r) stored in half precision at p (real r at

@@ -110,20 +110,39 @@ struct StaggeredKernel {
     else return nullptr;
   }
 
+  // r8 links of one direction rebuilt two at a time (SimdR8Pair: one 512-bit vector in single
+  // with AVX-512); elsewhere each just before its hop, so that one rebuilt link is live at a time.
+  // Not in half: there the pair measured slower in 5 runs of 5 (0-16%) on the 16-core Xeon,
+  // where single gained 2-17% (bench/results/2026-11-26-cpu-r8-rebuild/).
+  static constexpr bool kPairR8 = SimdR8Pair<T>::kTogether && !kHalf;
+  // The forward and backward r8 links of direction mu at the tile from s0, rebuilt together
+  // (kPairR8; otherwise nothing, and transport_add rebuilds each).
+  template <int NR>
+  static GLUON_SIMD_INLINE void rebuild_r8(const St* u, const St* ub, std::int64_t s0, int mu, C fwd[3][3], C bwd[3][3]) {
+    if constexpr (NR == 8 && kPairR8)
+      SimdR8Pair<T>::template unpack<kHalf>(Link{link_tile<NR>(u, s0, mu)}, Link{link_tile<NR>(ub, s0, mu)}, fwd, bwd);
+  }
+
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
   // element by element where used, r12 rows 0 and 1 first, row 2 = conj(row 0 x row 1), r8
-  // rebuilt whole first (cpu_simd_r8.h). Half
+  // rebuilt whole first (cpu_simd_r8.h), or before by rebuild_r8 (r8: kPairR8). Half
   // r12: row 2 is 32767 times too large, taken out of v's colour 2 (U^+) or t's row 2 (U): 2
   // multiplies where scaling the row would take 6.
   template <int NR, bool Adj, class GetU, class GetV>
-  static GLUON_SIMD_INLINE void transport_add(C acc[3], const GetU& get, const GetV& getv, V sign) {
+  static GLUON_SIMD_INLINE void transport_add(C acc[3], const GetU& get, const GetV& getv, V sign,
+                                              const C (*r8)[3]) {
     constexpr bool kRow2Big = kHalf && NR == 12;
     const V inv = S::splat(T(1) / kHalfMax);
     C v[3];
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
     if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
-    if constexpr (NR == 8) SimdR8<T>::template unpack<kHalf>(get, m);
+    if constexpr (NR == 8 && kPairR8) {
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m[i][j] = r8[i][j];
+    } else if constexpr (NR == 8) {
+      SimdR8<T>::template unpack<kHalf>(get, m);
+    }
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
@@ -159,6 +178,8 @@ struct StaggeredKernel {
     const std::int64_t same = row0 + k0;
     const std::int64_t next = k0 + W == Xh ? row0 : same + W;
     const std::int64_t prev = k0 == 0 ? row0 + Xh - W : same - W;
+    C lf[3][3], lb[3][3];
+    rebuild_r8<NR>(u, ub, s0, 0, lf, lb);
     {
       // Lanes W - nf .. W - 1 of the row's last tile wrap.
       V sign = S::splat(eta_neg ? T(-1) : T(1));
@@ -166,7 +187,7 @@ struct StaggeredKernel {
         for (int i = W - nf; i < W; ++i) sign[i] = -sign[i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
       sign = hop_sign<NR>(sign, Window<nf, float>{norm_at(same), norm_at(next)});
-      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign);
+      transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign, lf);
     }
     {
       // Lanes 0 .. -nb - 1 of the row's first tile wrap. The backward term enters with a minus.
@@ -175,7 +196,7 @@ struct StaggeredKernel {
         for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
       const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
       sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
-      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign);
+      transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign, lb);
     }
   }
 
@@ -187,6 +208,8 @@ struct StaggeredKernel {
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
     const std::int64_t other = (1 - parity) * half;
     const int L = dims[mu];
+    C lf[3][3], lb[3][3];
+    rebuild_r8<NR>(u, ub, s0, mu, lf, lb);
     {
       int v = c[mu] + d, w = 0;
       if (v >= L) v -= L, ++w;
@@ -194,7 +217,7 @@ struct StaggeredKernel {
       const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
       transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                               hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
+                               hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}), lf);
     }
     {
       int v = c[mu] - d, w = 0;
@@ -203,7 +226,7 @@ struct StaggeredKernel {
       const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
       const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
       transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                              hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}));
+                              hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}), lb);
     }
   }
 

@@ -213,12 +213,15 @@ struct Kernel {
   }
   // U h (Adj: U^dagger h) added to acc through transport_add, the link read through get(r): r18
   // element by element where used; r12 rows 0, 1 first, row 2 rebuilt from them; r8 rebuilt
-  // whole first (cpu_simd_r8.h).
+  // whole first, here, or (kPairR8) with the direction's other link before both hops
+  // (r8[3][3], rebuild_r8).
   template <int mu, int sgn, bool Adj, class Get>
-  static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, C h[2][3]) {
+  static GLUON_SIMD_INLINE void link_add(C acc[4][3], const Get& get, C h[2][3], const C (*r8)[3]) {
     if constexpr (NR == 18) {
       transport_add<mu, sgn, Adj>(
           acc, [&](int i, int j) { return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)}; }, h);
+    } else if constexpr (NR == 8 && kPairR8) {
+      transport_add<mu, sgn, Adj>(acc, [&](int i, int j) { return r8[i][j]; }, h);
     } else if constexpr (NR == 8) {
       C m[3][3];
       SimdR8<T, W>::template unpack<kHalf>(get, m);
@@ -234,26 +237,41 @@ struct Kernel {
       for (int c = 0; c < 3; ++c) h[k][c] = {h[k][c].re * ph, h[k][c].im * ph};
   }
 
+  // r8 links of one direction rebuilt two at a time (SimdR8Pair: one 512-bit vector in single
+  // with AVX-512); elsewhere each just before its hop, so that one rebuilt link is live at a time.
+  static constexpr bool kPairR8 = SimdR8Pair<T, W>::kTogether;
+  // The r8 links of direction mu at the W sites from s0: forward (u) and backward (u_back), rebuilt
+  // together. Not kPairR8: nothing.
+  template <int mu>
+  GLUON_SIMD_INLINE void rebuild_r8(std::int64_t s0, C fwd[3][3], C bwd[3][3]) const {
+    if constexpr (NR == 8 && kPairR8) {
+      const St* lf = link_tile(u, s0, mu);
+      const St* lb = link_tile(u_back, s0, mu);
+      SimdR8Pair<T, W>::template unpack<kHalf>([&](int r) { return link_real(lf + r * kT); },
+                                              [&](int r) { return link_real(lb + r * kT); }, fwd, bwd);
+    }
+  }
+
   // Forward hop of direction mu: the neighbours' spinors through `get`, h scaled by sc where
-  // `scaled` (hop_scale), the links at the tile.
+  // `scaled` (hop_scale), the links at the tile (r8: rebuilt, rebuild_r8).
   template <int mu, class Get>
   GLUON_SIMD_INLINE void forward(C acc[4][3], std::int64_t s0, const Get& get, bool scaled,
-                                                     V sc) const {
+                                                     V sc, const C (*r8)[3]) const {
     C h[2][3];
     project<mu, kFwd>(get, h);
     if (scaled) scale(h, sc);
     const St* lt = link_tile(u, s0, mu);
-    link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * kT); }, h);
+    link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * kT); }, h, r8);
   }
   // Backward hop: the neighbours' spinors through getp, their links stored at the tile (u_back).
   template <int mu, class GetP>
   GLUON_SIMD_INLINE void backward(C acc[4][3], std::int64_t s0, const GetP& getp, bool scaled,
-                                                      V sc) const {
+                                                      V sc, const C (*r8)[3]) const {
     C h[2][3];
     project<mu, -kFwd>(getp, h);
     if (scaled) scale(h, sc);
     const St* lt = link_tile(u_back, s0, mu);
-    link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * kT); }, h);
+    link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * kT); }, h, r8);
   }
 
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
@@ -369,6 +387,8 @@ struct Kernel {
 
     // x: aligned neighbours (same k) one way, shifted by one site the other way.
     {
+      C lf[3][3], lb[3][3];
+      rebuild_r8<0>(s0, lf, lb);
       const std::int64_t same = row0 + k0;
       const St* ps = spinor_tile(in, same - in_shift);
       auto get_same = [&](int sp, int cc) { return load_c(ps, sp, cc); };
@@ -376,7 +396,7 @@ struct Kernel {
       V sc;
       if (o == 0) {
         const bool s_fwd = hop_scale(false, V{}, n_same, sc);
-        forward<0>(acc, s0, get_same, s_fwd, sc);
+        forward<0>(acc, s0, get_same, s_fwd, sc, lf);
         // x - 1: sites k0 - 1 .. k0 + W - 2; lane 0 from the previous tile (row's last at k0 = 0).
         const bool wrap = k0 == 0;
         const std::int64_t prev = wrap ? row0 + Xh - W : same - W;
@@ -390,7 +410,7 @@ struct Kernel {
         V n_prev{};
         if constexpr (kHalf) n_prev = S::shift_down(in_scale(prev), n_same);
         const bool s_bwd = hop_scale(wrap, ph, n_prev, sc);
-        backward<0>(acc, s0, get_p, s_bwd, sc);
+        backward<0>(acc, s0, get_p, s_bwd, sc, lb);
       } else {
         // x + 1: sites k0 + 1 .. k0 + W; lane W-1 from the next tile (row's first at the end).
         const bool wrap = k0 + W == Xh;
@@ -405,9 +425,9 @@ struct Kernel {
         V n_next{};
         if constexpr (kHalf) n_next = S::shift_up(n_same, in_scale(next));
         const bool s_fwd = hop_scale(wrap, ph, n_next, sc);
-        forward<0>(acc, s0, get_n, s_fwd, sc);
+        forward<0>(acc, s0, get_n, s_fwd, sc, lf);
         const bool s_bwd = hop_scale(false, V{}, n_same, sc);
-        backward<0>(acc, s0, get_same, s_bwd, sc);
+        backward<0>(acc, s0, get_same, s_bwd, sc, lb);
       }
     }
     // y, z, t: whole tiles of the neighbouring rows.
@@ -454,17 +474,19 @@ struct Kernel {
   GLUON_SIMD_INLINE void hop_row(C acc[4][3], std::int64_t s0, const TilePos& tp) const {
     const std::int64_t row0 = (1 - parity) * half + tp.k0;
     V sc;
+    C lf[3][3], lb[3][3];
+    rebuild_r8<mu>(s0, lf, lb);
     {
       const std::int64_t nb = row0 + neighbour_row(tp, mu, true) * tp.Xh;
       const St* p = spinor_tile(in, nb - in_shift);
       const bool scaled = hop_scale(tp.c[mu] == dims[mu] - 1, S::splat(phase_f[mu]), in_scale(nb), sc);
-      forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
+      forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lf);
     }
     {
       const std::int64_t nb = row0 + neighbour_row(tp, mu, false) * tp.Xh;
       const St* p = spinor_tile(in, nb - in_shift);
       const bool scaled = hop_scale(tp.c[mu] == 0, S::splat(phase_b[mu]), in_scale(nb), sc);
-      backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc);
+      backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lb);
     }
   }
 };
