@@ -137,40 +137,32 @@ struct Simd {
     _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
+  // f applied to each native register (Native: __m256d, __m512, ...) that v spans.
+  template <class Native, class F>
+  static GLUON_SIMD_INLINE V per_register(V v, F f) {
+    Native x[sizeof(V) / sizeof(Native)];
+    __builtin_memcpy(x, &v, sizeof x);
+    for (auto& y : x) y = f(y);
+    __builtin_memcpy(&v, x, sizeof x);
+    return v;
+  }
   // Square root on every lane. AVX-512 through the masked intrinsic with every lane on: GCC 12's
   // _mm512_sqrt_pd/_ps pass _mm512_undefined_*() as the merge source, which -Wmaybe-uninitialized
   // reports at every inlined call (960 warnings a build).
   static GLUON_SIMD_INLINE V sqrt(V v) {
     if constexpr (sizeof(T) == 8) {
 #if defined(__AVX512F__)
-      if constexpr (sizeof(V) == 64) {
-        __m512d x;
-        __builtin_memcpy(&x, &v, sizeof x);
-        x = _mm512_mask_sqrt_pd(x, __mmask8(0xff), x);
-        __builtin_memcpy(&v, &x, sizeof x);
-        return v;
-      }
+      if constexpr (sizeof(V) == 64)
+        return per_register<__m512d>(v, [](__m512d y) __attribute__((always_inline)) { return _mm512_mask_sqrt_pd(y, __mmask8(0xff), y); });
 #endif
-      __m256d x[sizeof(V) / 32];
-      __builtin_memcpy(x, &v, sizeof x);
-      for (auto& y : x) y = _mm256_sqrt_pd(y);
-      __builtin_memcpy(&v, x, sizeof x);
+      return per_register<__m256d>(v, [](__m256d y) __attribute__((always_inline)) { return _mm256_sqrt_pd(y); });
     } else {
 #if defined(__AVX512F__)
-      if constexpr (sizeof(V) == 64) {
-        __m512 x;
-        __builtin_memcpy(&x, &v, sizeof x);
-        x = _mm512_mask_sqrt_ps(x, __mmask16(0xffff), x);
-        __builtin_memcpy(&v, &x, sizeof x);
-        return v;
-      }
+      if constexpr (sizeof(V) == 64)
+        return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_sqrt_ps(y, __mmask16(0xffff), y); });
 #endif
-      __m256 x[sizeof(V) / 32];
-      __builtin_memcpy(x, &v, sizeof x);
-      for (auto& y : x) y = _mm256_sqrt_ps(y);
-      __builtin_memcpy(&v, x, sizeof x);
+      return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_sqrt_ps(y); });
     }
-    return v;
   }
 
   // Whether any lane of m is set (m: the all-ones / all-zeros lanes of a comparison).
