@@ -137,12 +137,7 @@ struct StaggeredKernel {
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
     if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
-    if constexpr (NR == 8 && kPairR8) {
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) m[i][j] = r8[i][j];
-    } else if constexpr (NR == 8) {
-      SimdR8<T>::template unpack<kHalf>(get, m);
-    }
+    if constexpr (NR == 8 && !kPairR8) SimdR8<T>::template unpack<kHalf>(get, m);
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
@@ -153,7 +148,8 @@ struct StaggeredKernel {
       }
     }
     auto elem = [&](int i, int j) {
-      if constexpr (NR == 12 || NR == 8) return m[i][j];
+      if constexpr (NR == 8 && kPairR8) return r8[i][j];
+      else if constexpr (NR == 12 || NR == 8) return m[i][j];
       else return C{get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
     };
     for (int i = 0; i < 3; ++i) {
