@@ -149,6 +149,7 @@ json copy_json(const qcd::bench::CopyBenchResult& r) {
   j["copy_gbs"] = r.copy_gbs;
   j["kernel_copy_gbs"] = r.kernel_gbs;
   j["memcpy_gbs"] = r.memcpy_gbs;
+  j["nontemporal_copy_gbs"] = r.nontemporal_gbs;
   j["bytes_per_buffer"] = r.bytes;
   j["calls"] = r.calls;
   j["kernel_ms"] = r.kernel_ms;
@@ -161,7 +162,8 @@ std::string copy_line(const qcd::bench::CopyBenchResult& r, const runtime::Exec&
   std::string s = fmt::format("copy         {:.1f} GB/s (read + write; {:.1f} MiB buffers, median of {})\n", r.copy_gbs,
                               static_cast<double>(r.bytes) / (1024.0 * 1024.0), r.calls);
   s += fmt::format("             kernel {:.1f} GB/s{}\n", r.kernel_gbs,
-                   ex.on_device() ? fmt::format(", cudaMemcpy {:.1f} GB/s", r.memcpy_gbs) : std::string(" (OpenMP)"));
+                   ex.on_device() ? fmt::format(", cudaMemcpy {:.1f} GB/s", r.memcpy_gbs)
+                                   : fmt::format(" (OpenMP), non-temporal stores {:.1f} GB/s", r.nontemporal_gbs));
   return s;
 }
 

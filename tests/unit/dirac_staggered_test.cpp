@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <complex>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <utility>
@@ -748,6 +750,43 @@ TEST(StaggeredSimd, WhatItCannotTakeRunsTheScalarKernel) {
     compare_with_reference(tiled, u12, nullptr, tolerance(prec, r));
     EXPECT_EQ(tiled.vector_launches(), 0);
   }
+}
+
+// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only fields
+// larger than the last-level cache) holds the same bytes as with plain stores: naive and improved
+// (whose two-pass kernels stream only in half, in one pass), every precision, plain and xpay.
+TEST(StaggeredSimd, StreamedStoresWriteWhatPlainStoresWrite) {
+  const Geometry& g = kSimdLattices[1];
+  const SimdLinks links = simd_links(g, Reconstruct::r12);
+  for (Precision prec : {Precision::double_, Precision::single, Precision::half})
+    for (bool improved : {false, true}) {
+      SCOPED_TRACE(to_string(prec) + (improved ? " improved" : " naive"));
+      const DiracParams p = stag_params(improved, prec, Reconstruct::r18, Reconstruct::r12, false, 0.11);
+      const StaggeredDirac op = improved ? StaggeredDirac(p, links.fat, links.lng, kCpu) : StaggeredDirac(p, links.thin, kCpu);
+      if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
+      SpinorFieldParams po = op.full_params(), pi = op.full_params();
+      po.subset = SiteSubset::even;
+      pi.subset = SiteSubset::odd;
+      const SpinorField in_p = converted(parity_part(to_canonical(converted(gaussian(g, 66), op.full_params(), kCpu)), 1), pi, kCpu);
+      const SpinorField x_p = converted(parity_part(to_canonical(converted(gaussian(g, 67), op.full_params(), kCpu)), 0), po, kCpu);
+      std::vector<SpinorField> outs[2];
+      for (const char* mode : {"0", "1"}) {
+        ::setenv("GLUON_CPU_STREAM_STORES", mode, 1);
+        auto& o = outs[mode[0] - '0'];
+        o.emplace_back(po);
+        o.emplace_back(po);
+        op.dslash(o[0], in_p, 0, false);
+        op.dslash_xpay(o[1], in_p, 0, true, x_p, 0.7, -1.3);
+      }
+      ::unsetenv("GLUON_CPU_STREAM_STORES");
+      for (int f = 0; f < 2; ++f) {
+        SpinorField &a = outs[0][f], &b = outs[1][f];
+        ASSERT_EQ(a.buffer().bytes(), b.buffer().bytes());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.buffer().bytes()), 0) << "form " << f;
+        if (prec == Precision::half)
+          EXPECT_EQ(std::memcmp(a.norms(), b.norms(), a.norm_buffer().bytes()), 0) << "form " << f << " norms";
+      }
+    }
 }
 
 // ---------------------------------------------------------------- errors

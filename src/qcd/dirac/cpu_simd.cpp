@@ -1,6 +1,8 @@
 // When the vector CPU kernels can run (cpu_simd.h).
 #include "cpu_simd.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -51,6 +53,18 @@ bool cpu_simd_fits(const Geometry& g) {
   for (int mu = 0; mu < 4; ++mu)
     if (g.grid()[mu] != 1) return false;
   return (g.local_dims()[0] / 2) % cpu_simd_lanes() == 0;
+}
+
+bool cpu_simd_stream_stores(double bytes) {
+  if (const char* e = std::getenv("GLUON_CPU_STREAM_STORES")) {  // read at each call (tests set it)
+    if (std::strcmp(e, "0") == 0) return false;
+    if (std::strcmp(e, "1") == 0) return true;
+  }
+  static const double llc = [] {
+    const long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return b > 0 ? static_cast<double>(b) : 32.0 * 1024 * 1024;
+  }();
+  return bytes > llc;
 }
 
 namespace {

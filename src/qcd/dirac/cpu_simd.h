@@ -15,6 +15,13 @@
 //   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
 //                              dimension, X/2 a multiple of W (the precisions and link
 //                              compressions each kernel takes: wilson_simd.h, staggered_simd.h)
+//   cpu_simd_stream_stores(bytes)  whether a kernel that moves `bytes` (every field it reads
+//                              and writes) writes its output with non-temporal stores: a plain
+//                              store first reads the line it overwrites (write-allocate), a
+//                              non-temporal one does not, but it leaves nothing in the cache
+//                              for the next kernel. Yes when bytes exceed the last-level cache
+//                              (sysconf; 32 MiB when it does not say); GLUON_CPU_STREAM_STORES=0
+//                              or =1 forces no or yes
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
@@ -36,6 +43,7 @@ CpuSimdIsa cpu_simd_isa();
 const char* cpu_simd_isa_name(CpuSimdIsa isa);
 bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
+bool cpu_simd_stream_stores(double bytes);
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

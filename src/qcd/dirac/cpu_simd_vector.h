@@ -87,6 +87,35 @@ struct Simd {
   static GLUON_SIMD_INLINE void store(T* p, V v) {
     __builtin_memcpy(__builtin_assume_aligned(p, sizeof(V)), &v, sizeof(V));
   }
+  // The same store, non-temporal: the line is written to memory without being read into the
+  // cache first (a plain store's write-allocate reads every output line it then overwrites).
+  // Whole tiles only (store(p, v, nt) with W = kStride): a tile's reals fill whole lines, written
+  // one after another.
+  // The caller fences (stream_fence) before another thread may read the data.
+  static GLUON_SIMD_INLINE void store_nt(T* p, V v) {
+    if constexpr (sizeof(T) == 8) {
+#if defined(__AVX512F__)
+      __m512d x;
+      __builtin_memcpy(&x, &v, sizeof x);
+      _mm512_stream_pd(static_cast<double*>(__builtin_assume_aligned(p, 64)), x);
+#else
+      __m256d x[2];
+      __builtin_memcpy(x, &v, sizeof x);
+      _mm256_stream_pd(static_cast<double*>(__builtin_assume_aligned(p, 32)), x[0]);
+      _mm256_stream_pd(static_cast<double*>(__builtin_assume_aligned(p + 4, 32)), x[1]);
+#endif
+    } else {
+      __m256 x;
+      __builtin_memcpy(&x, &v, sizeof x);
+      _mm256_stream_ps(static_cast<float*>(__builtin_assume_aligned(p, 32)), x);
+    }
+  }
+  static GLUON_SIMD_INLINE void store(T* p, V v, bool nt) {
+    if constexpr (W == kStride) {
+      if (nt) return store_nt(p, v);
+    }
+    store(p, v);
+  }
   // Half precision storage (precision.h): W int16 of W consecutive sites, as reals (exact; the
   // caller applies the scale).
   static GLUON_SIMD_INLINE V load(const std::int16_t* p) { return real(load_int(p)); }
@@ -118,7 +147,7 @@ struct Simd {
   static GLUON_SIMD_INLINE C real(C z) { return z; }
   // v (already in [-32767, 32767]) rounded to the nearest integer, ties to even (round_to_half:
   // lrintf in the default rounding mode; a NaN stores 0 as there), as W int16. Single only.
-  static GLUON_SIMD_INLINE void store(std::int16_t* p, V v) {
+  static GLUON_SIMD_INLINE void store(std::int16_t* p, V v, bool nt = false) {
     static_assert(sizeof(T) == 4, "half storage is computed in single precision");
     __m256 f;
     __builtin_memcpy(&f, &v, sizeof f);
@@ -134,7 +163,8 @@ struct Simd {
                             0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1));
     const __m128i h = _mm256_castsi256_si128(_mm256_permute4x64_epi64(lo16, 0x08));  // qwords 0, 2
 #endif
-    _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
+    if (nt) _mm_stream_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
+    else _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   // f applied to each native register (Native: __m256d, __m512, ...) that v spans.
@@ -183,7 +213,7 @@ struct Simd {
   // keeps a NaN: two instructions a real (an and, vpmaxsd), where compares and a select on the
   // floats took six, in a loop through the stack (bench/results/2026-11-26-cpu-half-loads/).
   template <int N>
-  static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v) {
+  static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v, bool nt = false) {
     static_assert(sizeof(T) == 4 && sizeof(M) == sizeof(V), "half is computed in single precision");
     M mxi{};
 #pragma GCC unroll 32
@@ -196,10 +226,10 @@ struct Simd {
     V mx;
     __builtin_memcpy(&mx, &mxi, sizeof mx);
     mx = mx < splat(T(1e-30)) ? V{} : mx;
-    store(norm, mx);
+    store(norm, mx, nt);
     const V k = mx > V{} ? T(32767) / mx : V{};
 #pragma GCC unroll 32
-    for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k);
+    for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k, nt);
   }
 
   // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,
@@ -264,6 +294,10 @@ struct Simd {
     }
   }
 };
+
+// Orders a thread's non-temporal stores before what follows (the parallel region's barrier,
+// after which other threads read the field).
+GLUON_SIMD_INLINE void stream_fence() { _mm_sfence(); }
 
 // Where tile `tile` of output parity `parity` lies (the tiled order of an even-odd field, x
 // fastest, X/2 a multiple of W; tiles of W sites, W = kTileSites or a kernel's half tile): x-row `row` with y, z, t = c[1..3], its first half-row index k0,

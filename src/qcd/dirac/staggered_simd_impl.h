@@ -58,6 +58,7 @@ struct StaggeredKernel {
   const St* x;
   // Half only: per-site norms of out, in, x (index: the field's site).
   float* out_norm;
+  bool stream_out = false;  // out written with non-temporal stores (StaggeredSimdArgs::stream_out)
   const float* in_norm;
   const float* x_norm;
   int dims[4];
@@ -266,11 +267,11 @@ struct StaggeredKernel {
     if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
       if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
-    S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(St), true);
+    if (!stream_out) S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(St), true);
     if constexpr (HasX)
       if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(St));
     if constexpr (kHalf) {
-      S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
+      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
       if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
     }
   }
@@ -348,9 +349,9 @@ struct StaggeredKernel {
   // norms, store_half).
   GLUON_SIMD_INLINE void store_out(St* po, std::int64_t s0, const V v[6]) const {
     if constexpr (kHalf) {
-      S::template store_half<6>(po, out_norm + (s0 - out_shift), v);
+      S::template store_half<6>(po, out_norm + (s0 - out_shift), v, stream_out);
     } else {
-      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r]);
+      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r], stream_out);
     }
   }
 };
@@ -397,6 +398,8 @@ void launch(const StaggeredSimdArgs& a) {
   for (int pass = two ? 1 : 0; pass <= (two ? 2 : 0); ++pass) {
     auto kp = k;
     kp.pass = pass;
+    // One-pass kernels only: the second pass reads out back (so its lines are in the cache).
+    kp.stream_out = a.stream_out && pass == 0;
 #pragma omp for schedule(static)
     for (std::int64_t ch = 0; ch < chunks; ++ch) {
       const std::int64_t t0 = ch * kStaggeredDotChunk;
@@ -406,6 +409,7 @@ void launch(const StaggeredSimdArgs& a) {
         if (t + ahead < tiles) kp.prefetch(t + ahead);
         sum += kp.run_tile(t);
       }
+      if (kp.stream_out) stream_fence();
       if constexpr (Dot)
         if (pass != 1) a.dot_partials[ch] = sum;
     }

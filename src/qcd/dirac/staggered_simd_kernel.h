@@ -42,6 +42,7 @@ struct StaggeredSimdArgs {
   // With x: Re <x, out> of tiles [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
   // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
   double* dot_partials = nullptr;
+  bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
 };
 
 // Defined in the x86-64-v4 (avx512) and x86-64-v3 (avx2) files; they return false when that

@@ -98,6 +98,7 @@ struct Kernel {
   const float* in_norm;
   const float* x_norm;
   const float* clov_norm;
+  bool stream_out;  // out written with non-temporal stores (WilsonSimdArgs::stream_out)
   int dims[4];
   int parity;
   std::int64_t half;
@@ -308,9 +309,10 @@ struct Kernel {
     }
   }
 
-  // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out): the
-  // tile's 10-odd streams (neighbour rows of in, the two link streams, out, x) are too many for
-  // the hardware prefetchers to run far enough ahead, and one core then waits on DRAM latency.
+  // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out unless
+  // it is streamed): the tile's 10-odd streams (neighbour rows of in, the two link streams, out,
+  // x) are too many for the hardware prefetchers to run far enough ahead, and one core then
+  // waits on DRAM latency.
   // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
   // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
@@ -329,11 +331,11 @@ struct Kernel {
       prefetch_in(row0 + neighbour_row(tp, mu, true) * tp.Xh);
       prefetch_in(row0 + neighbour_row(tp, mu, false) * tp.Xh);
     }
-    S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
+    if (!stream_out) S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
     if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes);
     if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St));
     if constexpr (kHalf) {
-      S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true);
+      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true);
       if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kT * sizeof(float));
       if constexpr (F != kPlain) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float));
     }
@@ -361,13 +363,13 @@ struct Kernel {
       V r[24];
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) r[(sp * 3 + cc) * 2] = v[sp][cc].re, r[(sp * 3 + cc) * 2 + 1] = v[sp][cc].im;
-      S::template store_half<24>(po, out_norm + (s0 - out_shift), r);
+      S::template store_half<24>(po, out_norm + (s0 - out_shift), r, stream_out);
     } else {
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) {
           const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * kT, v[sp][cc].re);
-          S::store(po + (r + 1) * kT, v[sp][cc].im);
+          S::store(po + r * kT, v[sp][cc].re, stream_out);
+          S::store(po + (r + 1) * kT, v[sp][cc].im, stream_out);
         }
     }
   }
@@ -505,6 +507,7 @@ void launch(const WilsonSimdArgs& a) {
   k.in_norm = a.in_norm;
   k.x_norm = a.x_norm;
   k.clov_norm = a.clover_norm;
+  k.stream_out = a.stream_out && K::W == kTileSites;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
     k.phase_f[mu] = static_cast<T>(a.phase_f[mu]);
@@ -544,6 +547,7 @@ void launch(const WilsonSimdArgs& a) {
       if (j + ahead < n) k.prefetch(tile_at(j + ahead));
       k.run_tile(tile_at(j));
     }
+    if (k.stream_out) stream_fence();
   }
 }
 

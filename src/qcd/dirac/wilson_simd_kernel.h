@@ -31,6 +31,7 @@ struct WilsonSimdArgs {
   std::int64_t out_shift = 0, in_shift = 0, x_shift = 0;  // 0 (full field) or half (one parity)
   double a = 1.0;
   bool dagger = false;
+  bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
   double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
 };
 

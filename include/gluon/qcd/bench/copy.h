@@ -8,7 +8,10 @@
 //                      1e9 bytes). kernel_gbs: a parallel_for of 16-byte elements (CUDA: tuned
 //                      grid-stride kernel; CPU: OpenMP loop over all threads); memcpy_gbs: the
 //                      runtime's device-to-device copy (cudaMemcpyAsync), 0 on the CPU;
-//                      copy_gbs = the larger of the two: the bandwidth a streaming kernel can get.
+//                      nontemporal_gbs (CPU only, x86-64): the OpenMP loop with non-temporal
+//                      stores, which write each destination line without reading it first (a
+//                      plain store's write-allocate reads it: 3 bytes moved for the 2 counted);
+//                      copy_gbs = the largest: the bandwidth a streaming kernel can get.
 //   measure_copy(ex, p) runs it; OutOfMemoryError when the buffers do not fit, InputError for
 //                      fewer than 16 bytes or no calls.
 #include <cstddef>
@@ -27,6 +30,7 @@ struct CopyBenchResult {
   int calls = 0;
   double kernel_ms = 0.0, kernel_gbs = 0.0;
   double memcpy_ms = 0.0, memcpy_gbs = 0.0;
+  double nontemporal_ms = 0.0, nontemporal_gbs = 0.0;
   double copy_gbs = 0.0;
 };
 
