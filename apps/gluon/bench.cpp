@@ -256,6 +256,9 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["seed"] = o.seed;
   j["method"] = r.method;
   j["field_order"] = r.field_order;
+  if (!ex.on_device() && r.memory.anon_bytes >= 0)
+    j["host_memory"] = {{"anonymous_mib", r.memory.anon_bytes / 1048576.0},
+                        {"huge_pages_mib", r.memory.huge_page_bytes / 1048576.0}};
   j["dslash_ms"] = r.dslash_ms;
   if (r.dslash_back_to_back_ms > 0) {
     j["dslash_back_to_back_ms"] = r.dslash_back_to_back_ms;

@@ -122,6 +122,17 @@ HostInfo host_info() {
   return h;
 }
 
+ProcessMemory process_memory() {
+  ProcessMemory m;
+  std::ifstream in("/proc/self/smaps_rollup");
+  for (std::string line; std::getline(in, line);) {
+    long long kib = 0;
+    if (std::sscanf(line.c_str(), "Anonymous: %lld kB", &kib) == 1) m.anon_bytes = kib * 1024;
+    else if (std::sscanf(line.c_str(), "AnonHugePages: %lld kB", &kib) == 1) m.huge_page_bytes = kib * 1024;
+  }
+  return m;
+}
+
 std::string describe(const DeviceInfo& d) {
   char buf[128];
   std::snprintf(buf, sizeof buf, " (sm_%d%d, %d SMs, %.0f MHz)", d.cc_major, d.cc_minor,

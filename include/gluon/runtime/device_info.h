@@ -11,6 +11,10 @@
 //   HostInfo        OpenMP threads (omp_get_max_threads), logical CPUs, CPU model from
 //                   /proc/cpuinfo ("unknown" when absent), physical memory in bytes, host name.
 //   host_info()     the above for this process.
+//   process_memory() this process's resident anonymous memory now, and how much of it lies in
+//                   transparent huge pages (/proc/self/smaps_rollup; -1 each where unknown). A
+//                   stencil kernel on 4 KiB pages misses the TLB on most of its 10-30 streams:
+//                   benchmarks record it next to their times.
 //   describe(...)   one human-readable line each.
 #include <cstddef>
 #include <string>
@@ -45,6 +49,12 @@ struct HostInfo {
 };
 
 HostInfo host_info();
+
+struct ProcessMemory {
+  long long anon_bytes = -1;       // Anonymous
+  long long huge_page_bytes = -1;  // AnonHugePages
+};
+ProcessMemory process_memory();
 
 std::string describe(const DeviceInfo& d);
 std::string describe(const HostInfo& h);

@@ -11,6 +11,7 @@
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/qcd/spinor_field.h"
+#include "gluon/runtime/device_info.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/memory.h"
 
@@ -94,6 +95,7 @@ DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
   r.dslash_ms = timed([&] { op->hop(out, in); });
   if (!split) r.dslash_back_to_back_ms = time_back_to_back(p.exec, p.calls, [&] { op->hop(out, in); });
   r.operator_ms = timed([&] { op->M(mout, in); });
+  r.memory = runtime::process_memory();  // with the fields still allocated
   r.ranks = world.size();
   r.split = split;
   if (r.dslash_ms > 0) {

@@ -33,6 +33,7 @@
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/geometry.h"
+#include "gluon/runtime/device_info.h"
 #include "gluon/runtime/exec.h"
 
 namespace gluon::qcd::bench {
@@ -75,6 +76,8 @@ struct DslashBenchResult {
   double operator_ms = 0.0;  // median of the timed applications of M
   double operator_gflops = 0.0;        // flops_M() / operator time
   double operator_effective_gbs = 0.0; // cost.operator_bytes / operator time
+  runtime::ProcessMemory memory;  // after the timed calls: how much of the process's memory lies
+                                  // in huge pages (host memory; the CPU's TLB reach)
   std::string field_order;   // the operator's vector order (to_string(FieldOrder)); on the CPU
                              // "tiled" means the vector kernel ran (dirac/wilson.h)
   // Split lattice only (ranks > 1 or a forced cut):
