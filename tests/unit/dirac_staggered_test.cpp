@@ -752,8 +752,8 @@ TEST(StaggeredSimd, WhatItCannotTakeRunsTheScalarKernel) {
   }
 }
 
-// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only fields
-// larger than the last-level cache) holds the same bytes as with plain stores: naive and improved
+// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; off by default, cpu_simd.h)
+// holds the same bytes as with plain stores: naive and improved
 // (whose two-pass kernels stream only in half, in one pass), every precision, plain and xpay.
 TEST(StaggeredSimd, StreamedStoresWriteWhatPlainStoresWrite) {
   const Geometry& g = kSimdLattices[1];

@@ -387,8 +387,8 @@ bool same_bytes(SpinorField& a, SpinorField& b) {
 }
 }  // namespace
 
-// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only fields
-// larger than the last-level cache) holds the same bytes as with plain stores, in every precision
+// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; off by default, cpu_simd.h)
+// holds the same bytes as with plain stores, in every precision
 // and epilogue.
 TEST(WilsonSimd, StreamedStoresWriteWhatPlainStoresWrite) {
   for (const Case& k : kFits) {

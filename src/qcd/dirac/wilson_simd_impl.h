@@ -530,8 +530,8 @@ void launch(const WilsonSimdArgs& a) {
   const std::int64_t yz = static_cast<std::int64_t>(a.dims[1]) * a.dims[2];
   const int nt = a.dims[3];
   // Tiles prefetched ahead in the thread's order: 1, 2, 4 and 8 measured on the 2-core Zen 5 VM,
-  // 2 the best or equal; streaming (non-temporal) stores of out were no faster at 16^4 and
-  // slower in double.
+  // 2 the best or equal. Non-temporal stores of out (stream_out, cpu_simd.h) were no faster at
+  // 16^4 there, nor at 48^4 on the 16-core Xeon host.
   // (Half-tile tasks: as many tasks as make 2 tiles.)
   constexpr std::int64_t ahead = 2 * kTileSites / K::W;
 #pragma omp parallel
