@@ -2,17 +2,18 @@
 """Tables of trip1-4 (run from this folder): per case, the median over runs of GFLOP/s and of the
 fraction of the copy (the non-temporal copy of the same process, copy_gbs) and of the plain copy
 (kernel_copy_gbs, the reference before this change); plain stores against non-temporal ones."""
-import glob, json, os, statistics as st, collections
+import glob, json, statistics as st, collections
 
 runs = collections.defaultdict(list)  # (case, stores) -> [json]
 for f in glob.glob('trip*/**/*.json', recursive=True):
-    if '/copy-' in f or os.path.basename(f).startswith('copy'):
-        continue
-    label = f.split('/')[-2]
-    case = os.path.basename(f).split('-48x48')[0]
-    # final (trip3/4) runs the default: non-temporal above the last-level cache, as at 48^4
-    stores = 'plain' if label == 'plain' else 'stream'
-    runs[(case, stores)].append(json.load(open(f)))
+    d = json.load(open(f))
+    if d.get('benchmark') != 'dslash' or d['host'].get('cpu_vector_isa') != 'avx512' or 'avx2' in f:
+        continue  # copies, and trip5's AVX2-forced runs
+    case = f"{d['operator']}-{d['precision']}-r{d['recon']}"
+    # trip1/2 and trip5 name the store kind; trip3/4 ran the default of that tree, which
+    # streamed above the last-level cache, as at 48^4 (plain stores became the default after)
+    stores = 'plain' if 'plain' in f else 'stream'
+    runs[(case, stores)].append(d)
 
 def med(xs):
     return st.median(xs) if xs else float('nan')
