@@ -57,15 +57,14 @@ bool cpu_simd_fits(const Geometry& g) {
 
 bool cpu_simd_stream_stores(double bytes) {
   const char* e = std::getenv("GLUON_CPU_STREAM_STORES");  // read at each call (tests set it)
-  if (!e || std::strcmp(e, "1") != 0) {
-    if (!e || std::strcmp(e, "auto") != 0) return false;
-    static const double llc = [] {
-      const long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
-      return b > 0 ? static_cast<double>(b) : 32.0 * 1024 * 1024;
-    }();
-    return bytes > llc;
-  }
-  return true;
+  if (!e) return false;
+  if (std::strcmp(e, "1") == 0) return true;
+  if (std::strcmp(e, "auto") != 0) return false;
+  static const double llc = [] {
+    const long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return b > 0 ? static_cast<double>(b) : 32.0 * 1024 * 1024;
+  }();
+  return bytes > llc;
 }
 
 namespace {

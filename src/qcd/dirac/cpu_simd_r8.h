@@ -121,7 +121,8 @@ struct SimdR8 {
       // Vectors wider than the target's registers (8 doubles with AVX2): rebuilt as two halves.
       // GCC splits arithmetic on such vectors into register-sized pieces, but lowers lane
       // selects (m ? a : b) element by element, in scalar code: the staggered double r8 kernel
-      // ran at 0.4 GFLOP/s on a 2-core Zen 3 (1.6 MB of code, 1200 vcomisd), 1/40 of its speed.
+      // ran at 0.40 GFLOP/s at 16^4 on a 2-core Zen 3 (1.6 MB of code, 1200 vcomisd), 2.4 in
+      // halves (bench/results/2026-11-26-cpu-stream-stores).
       static_assert(L == 8, "halves of 8 lanes");
       using H = SimdR8<T, L / 2>;
       typename H::C lo[3][3], hi[3][3];
