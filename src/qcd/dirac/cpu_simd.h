@@ -21,9 +21,9 @@
 //                              non-temporal one does not, but it holds a fill buffer until the
 //                              line reaches memory and leaves nothing in the cache for the next
 //                              kernel. Off by default: on the 16-core Xeon host at 48^4 it
-//                              was no faster within that machine's 20-40% process-to-process
-//                              spread (Wilson single r12 147-152 GFLOP/s streamed, 136-196
-//                              plain; bench/results/2026-11-26-cpu-stream-stores).
+//                              was no faster within that machine's process-to-process spread
+//                              (Wilson single r12 147-152 GFLOP/s streamed, 136-196 plain;
+//                              bench/results/2026-11-26-cpu-stream-stores).
 //                              GLUON_CPU_STREAM_STORES=1 turns it on, =auto on where bytes
 //                              exceed the last-level cache (sysconf; 32 MiB when it says none)
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
