@@ -54,6 +54,10 @@ TEST(BenchCli, CopyOnTheCpuGivesAPositiveBandwidthAndSavesIt) {
   EXPECT_FALSE(j["commit"].get<std::string>().empty());
   EXPECT_FALSE(j["device"].get<std::string>().empty());
   EXPECT_EQ(j["memcpy_gbs"], 0.0);  // no device copy on the CPU
+#if defined(__x86_64__)
+  EXPECT_GT(j["nontemporal_copy_gbs"].get<double>(), 0.0);
+  EXPECT_EQ(j["copy_gbs"], std::max(j["kernel_copy_gbs"].get<double>(), j["nontemporal_copy_gbs"].get<double>()));
+#endif
   // --save: the same object under DIR/<device>/copy.json
   int files = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
@@ -137,6 +141,15 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
     EXPECT_NEAR(j["operator_fraction_of_copy"].get<double>(),
                 j["operator_effective_gbs"].get<double>() / j["copy_gbs"].get<double>(), 1e-9);
     EXPECT_NE(j["method"].get<std::string>().find("one-parity hop"), std::string::npos);
+#if defined(__linux__)
+    // the process's memory while the fields were allocated, and the part in huge pages
+    ASSERT_TRUE(j.contains("host_memory")) << out;
+    const double anon = j["host_memory"]["anonymous_mib"].get<double>();
+    const double huge = j["host_memory"]["huge_pages_mib"].get<double>();
+    EXPECT_GT(anon, 0.0);
+    EXPECT_GE(huge, 0.0);
+    EXPECT_LE(huge, anon);
+#endif
     EXPECT_NEAR(j["gflops"].get<double>() / j["effective_gbs"].get<double>(), c.flops / c.bytes, 1e-9 * c.flops / c.bytes);
   }
 }
