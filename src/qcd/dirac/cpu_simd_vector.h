@@ -93,6 +93,7 @@ struct Simd {
   // one after another.
   // The caller fences (stream_fence) before another thread may read the data.
   static GLUON_SIMD_INLINE void store_nt(T* p, V v) {
+    static_assert(W == kStride, "a whole tile: 8 doubles (64 bytes) or 8 floats (32 bytes)");
     if constexpr (sizeof(T) == 8) {
 #if defined(__AVX512F__)
       __m512d x;
