@@ -60,6 +60,7 @@ struct DslashOptions {
   std::string grid, halo = "auto";
   bool model = false;
   std::string clover_pc = "asymmetric";
+  std::vector<std::string> ab_env;  // bench dslash --ab-env NAME=v1,v2,... (repeatable)
 };
 
 std::string device_name(const runtime::Exec& ex) {
@@ -207,8 +208,37 @@ DslashSetup parse_dslash(const DslashOptions& o) {
   return s;
 }
 
+// --ab-env NAME=v1,v2,... (repeatable): the variables and their lists, of one length.
+struct AbSettings {
+  std::vector<std::string> variables;
+  std::vector<std::vector<std::string>> values;
+};
+AbSettings parse_ab_env(const std::vector<std::string>& specs) {
+  AbSettings ab;
+  for (const std::string& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+      throw InputError(fmt::format("bench dslash: --ab-env: expected NAME=value1,value2,..., found '{}'", spec));
+    ab.variables.push_back(spec.substr(0, eq));
+    auto& values = ab.values.emplace_back();
+    const std::string rest = spec.substr(eq + 1);
+    for (std::size_t a = 0;;) {
+      const std::size_t b = rest.find(',', a);
+      values.push_back(rest.substr(a, b == std::string::npos ? std::string::npos : b - a));
+      if (b == std::string::npos) break;
+      a = b + 1;
+    }
+    if (values.size() != ab.values.front().size())
+      throw InputError(fmt::format("bench dslash: --ab-env: {} has {} values, {} has {}: one value per setting each",
+                                   ab.variables.back(), values.size(), ab.variables.front(),
+                                   ab.values.front().size()));
+  }
+  return ab;
+}
+
 void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   const DslashSetup s = parse_dslash(o);
+  const AbSettings ab = parse_ab_env(o.ab_env);
   apply_halo_flag(o.halo);
   const comm::Grid4 grid = grid_for(s.lattice, o.grid);
   const runtime::Exec ex = exec_for_rank(c.backend);
@@ -225,6 +255,8 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   p.seed = o.seed;
   p.clover_pc = s.clover_pc;
   p.grid = {grid[0], grid[1], grid[2], grid[3]};
+  p.ab_variables = ab.variables;
+  p.ab_values = ab.values;
   const auto r = qcd::bench::run_dslash_bench(p);
   // The copy bandwidth of all ranks together, for the aggregate fraction.
   const double copy_total = comm::world().sum(copy.copy_gbs);
@@ -274,6 +306,19 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
   j["operator_effective_gbs"] = r.operator_effective_gbs;
   j["operator_fraction_of_copy"] = operator_fraction;
   j["copy"] = copy_json(copy);
+  if (!r.ab.empty()) {
+    json runs = json::array();
+    for (const auto& a : r.ab)
+      runs.push_back({{"values", a.values},
+                      {"dslash_ms", a.dslash_ms},
+                      {"gflops", a.gflops},
+                      {"effective_gbs", a.effective_gbs},
+                      {"fraction_of_copy", copy_total > 0 ? a.effective_gbs / copy_total : 0.0}});
+    j["ab"] = {{"variables", p.ab_variables},
+               {"method", "the hop timed once per setting (values[i] of every variable) in each of `calls` rounds, "
+                          "order reversed every other round; median per setting"},
+               {"runs", runs}};
+  }
   add_tune_stats(j, ex);
   j["ranks"] = r.ranks;
   j["grid"] = {grid[0], grid[1], grid[2], grid[3]};
@@ -315,6 +360,14 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
                       "(two hops and the xpay's read: {:.4g} bytes)\n",
                       r.operator_ms, r.operator_gflops, r.operator_effective_gbs, 100.0 * operator_fraction,
                       r.cost.operator_bytes);
+  for (const auto& a : r.ab) {
+    std::string setting;
+    for (std::size_t v = 0; v < a.values.size(); ++v)
+      setting += fmt::format("{}{}={}", v ? " " : "", p.ab_variables[v], a.values[v]);
+    text += fmt::format("A/B          {}: {:.4f} ms, {:.1f} GFLOP/s, {:.1f}% of copy (median of {}, interleaved)\n", setting,
+                        a.dslash_ms, a.gflops, copy_total > 0 ? 100.0 * a.effective_gbs / copy_total : 0.0,
+                        o.iterations);
+  }
   if (r.split) {
     text += fmt::format("ranks        {} on grid {}: {:.1f} GFLOP/s per rank, {:.1f} aggregate (halo {}, faces over {})\n", r.ranks,
                         grid_text(grid), r.rank_gflops, r.gflops, r.policy, r.transport);
@@ -495,6 +548,10 @@ void register_bench(CLI::App& app) {
   auto* dslash = bench->add_subcommand("dslash", "One-parity dslash: GFLOP/s, effective GB/s, fraction of copy");
   add_common(dslash, *common_dslash);
   add_operator_flags(dslash, *dslash_opts);
+  dslash->add_option("--ab-env", dslash_opts->ab_env,
+                     "NAME=v1,v2,...: then time the hop with the environment variable NAME set to each value in "
+                     "turn, interleaved in one process (kernel knobs read at each call, e.g. GLUON_CPU_PREFETCH). "
+                     "Repeated: setting i takes the i-th value of each");
   dslash->callback([common_dslash, dslash_opts] { run_dslash(*common_dslash, *dslash_opts); });
 
   auto common_solver = std::make_shared<CommonOptions>();

@@ -100,6 +100,9 @@ TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
       {"bench solver --halo overlap --backend cpu", "--grid, --halo and --model are bench dslash's"},
       {"bench dslash --operator clover --clover-pc diagonal --backend cpu", "expected asymmetric or symmetric, found 'diagonal'"},
       {"bench solver --operator wilson --clover-pc symmetric --backend cpu", "--clover-pc symmetric is for --operator clover"},
+      {"bench dslash --ab-env GLUON_CPU_STREAM_STORES --backend cpu", "--ab-env: expected NAME=value1,value2,..., found 'GLUON_CPU_STREAM_STORES'"},
+      {"bench dslash --ab-env =0,1 --backend cpu", "--ab-env: expected NAME=value1,value2,..., found '=0,1'"},
+      {"bench solver --ab-env GLUON_CPU_STREAM_STORES=0,1 --backend cpu", "ab-env"},
   };
   for (const auto& c : cases) {
     std::string out;
@@ -151,6 +154,43 @@ TEST(BenchCli, DslashOnASmallLatticeReportsTheRequiredKeys) {
     EXPECT_LE(huge, anon);
 #endif
     EXPECT_NEAR(j["gflops"].get<double>() / j["effective_gbs"].get<double>(), c.flops / c.bytes, 1e-9 * c.flops / c.bytes);
+  }
+}
+
+// --ab-env: after the plain measurement, the hop timed under each setting in one process,
+// reported per setting in the given order; repeated, setting i takes every variable's i-th value.
+TEST(BenchCli, DslashAbTimesEachSettingOfTheVariables) {
+  std::string out;
+  const int rc = run_command(gluon_binary() + " bench dslash --backend cpu --operator wilson --lattice 16,4,4,4"
+                                              " --iterations 3 --warmup 1 --copy-size-mib 4 --copy-iterations 2 --json"
+                                              " --ab-env GLUON_CPU_PREFETCH=all,ahead,none"
+                                              " --ab-env GLUON_CPU_STREAM_STORES=0,1,auto",
+                             out);
+  ASSERT_EQ(rc, 0) << out;
+  const auto j = parse_or_fail(out);
+  ASSERT_TRUE(j.contains("ab")) << out;
+  EXPECT_EQ(j["ab"]["variables"], nlohmann::json({"GLUON_CPU_PREFETCH", "GLUON_CPU_STREAM_STORES"}));
+  const auto& runs = j["ab"]["runs"];
+  ASSERT_EQ(runs.size(), 3u) << out;
+  const nlohmann::json values[] = {{"all", "0"}, {"ahead", "1"}, {"none", "auto"}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(runs[i]["values"], values[i]);
+    const double ms = runs[i]["dslash_ms"].get<double>();
+    ASSERT_GT(ms, 0.0);
+    EXPECT_NEAR(runs[i]["gflops"].get<double>(), j["flops_per_dslash"].get<double>() / (ms * 1e-3) / 1e9,
+                1e-6 * runs[i]["gflops"].get<double>());
+    EXPECT_NEAR(runs[i]["fraction_of_copy"].get<double>(), runs[i]["effective_gbs"].get<double>() / j["copy_gbs"].get<double>(),
+                1e-9);
+  }
+  // Lists of different lengths are refused before any work; a value the vector kernel does not
+  // know is its error, naming the variable (where that kernel runs).
+  const std::string base = gluon_binary() + " bench dslash --backend cpu --operator wilson --lattice 16,4,4,4"
+                                            " --iterations 2 --warmup 0 --copy-size-mib 4 --copy-iterations 2";
+  EXPECT_NE(run_command(base + " --ab-env GLUON_CPU_PREFETCH=all,ahead --ab-env GLUON_CPU_STREAM_STORES=0", out), 0) << out;
+  EXPECT_NE(out.find("GLUON_CPU_STREAM_STORES has 1 values, GLUON_CPU_PREFETCH has 2"), std::string::npos) << out;
+  if (j["field_order"] == "tiled") {
+    EXPECT_NE(run_command(base + " --ab-env GLUON_CPU_PREFETCH=all,links", out), 0) << out;
+    EXPECT_NE(out.find("GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found 'links'"), std::string::npos) << out;
   }
 }
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gluon/qcd/dirac/clover.h"
@@ -22,6 +23,7 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
+#include "gluon/runtime/error.h"
 #include "dirac_test_helpers.h"
 
 using namespace gluon;
@@ -387,10 +389,16 @@ bool same_bytes(SpinorField& a, SpinorField& b) {
 }
 }  // namespace
 
-// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; off by default, cpu_simd.h)
-// holds the same bytes as with plain stores, in every precision
-// and epilogue.
-TEST(WilsonSimd, StreamedStoresWriteWhatPlainStoresWrite) {
+// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only above the
+// last-level cache, cpu_simd.h) holds the same bytes as with plain stores, in every precision and epilogue; and so does every
+// prefetch choice of GLUON_CPU_PREFETCH (a hint, which must not change a bit), where a value it
+// does not know is an error naming it.
+TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) {
+  const std::pair<const char*, const char*> modes[] = {{"GLUON_CPU_STREAM_STORES", "0"},
+                                                       {"GLUON_CPU_STREAM_STORES", "1"},
+                                                       {"GLUON_CPU_PREFETCH", "all"},
+                                                       {"GLUON_CPU_PREFETCH", "spinors"},
+                                                       {"GLUON_CPU_PREFETCH", "none"}};
   for (const Case& k : kFits) {
     const Geometry g(k.dims);
     const GaugeField u = hot_field(g, 151);
@@ -400,10 +408,10 @@ TEST(WilsonSimd, StreamedStoresWriteWhatPlainStoresWrite) {
     for (Reconstruct r : {Reconstruct::r12, Reconstruct::r8}) {
       const WilsonDslash w(u, kPhases[0], k.p, r, cpu);
       if (!w.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
-      std::vector<SpinorField> outs[2];
-      for (const char* mode : {"0", "1"}) {
-        ::setenv("GLUON_CPU_STREAM_STORES", mode, 1);
-        auto& o = outs[mode[0] - '0'];
+      std::vector<std::vector<SpinorField>> outs;
+      for (const auto& [var, value] : modes) {
+        ::setenv(var, value, 1);
+        auto& o = outs.emplace_back();
         for (int f = 0; f < 4; ++f) o.emplace_back(tiled_params(g, k.p));
         for (int parity : {0, 1}) {
           w.dslash(o[0], fin, parity, true);
@@ -411,11 +419,27 @@ TEST(WilsonSimd, StreamedStoresWriteWhatPlainStoresWrite) {
           w.dslash_clover(o[2], fin, parity, false, a.field(true), &fx, 0.5);
           w.dslash_clover_on_x(o[3], fin, parity, true, a.field(false), fx, -0.25);
         }
+        ::unsetenv(var);
       }
-      ::unsetenv("GLUON_CPU_STREAM_STORES");
-      for (int f = 0; f < 4; ++f)
-        EXPECT_TRUE(same_bytes(outs[0][f], outs[1][f])) << g.to_string() << " " << to_string(k.p) << " " << to_string(r)
-                                                        << " form " << f;
+      for (std::size_t m = 1; m < outs.size(); ++m)
+        for (int f = 0; f < 4; ++f)
+          EXPECT_TRUE(same_bytes(outs[0][f], outs[m][f]))
+              << g.to_string() << " " << to_string(k.p) << " " << to_string(r) << " form " << f << " with "
+              << modes[m].first << "=" << modes[m].second;
+      const std::pair<const char*, const char*> unknown[] = {
+          {"GLUON_CPU_PREFETCH", "GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found 'links'"},
+          {"GLUON_CPU_STREAM_STORES", "GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found 'links'"}};
+      for (const auto& [var, message] : unknown) {
+        ::setenv(var, "links", 1);
+        SpinorField o(tiled_params(g, k.p));
+        try {
+          w.dslash(o, fin, 0, false);
+          ADD_FAILURE() << var << "=links was accepted";
+        } catch (const InputError& e) {
+          EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+        ::unsetenv(var);
+      }
     }
   }
 }

@@ -2,6 +2,10 @@
 #include "gluon/qcd/bench/dslash_bench.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "gluon/comm/environment.h"
@@ -63,6 +67,62 @@ std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p) {
   return make_dirac(d, u, p.exec);
 }
 
+namespace {
+
+// The hop timed `calls` times under each A/B setting, interleaved (see DslashBenchParams). A
+// setting is read at each call, so one warm-up call per setting first.
+std::vector<DslashAbRun> time_ab(const DslashBenchParams& p, const std::function<void()>& hop) {
+  const std::size_t nv = p.ab_variables.size();
+  if (nv == 0 || p.ab_values.size() != nv) throw InputError("bench dslash: --ab-env: one list of values per variable");
+  const std::size_t n = p.ab_values[0].size();
+  for (std::size_t v = 0; v < nv; ++v) {
+    if (p.ab_variables[v].empty()) throw InputError("bench dslash: --ab-env needs a variable name (NAME=v1,v2,...)");
+    if (p.ab_values[v].size() != n)
+      throw InputError("bench dslash: --ab-env: " + p.ab_variables[v] + " has " + std::to_string(p.ab_values[v].size()) +
+                       " values, " + p.ab_variables[0] + " " + std::to_string(n) + ": one value per setting each");
+  }
+  std::vector<std::pair<bool, std::string>> saved;
+  for (const auto& var : p.ab_variables) {
+    const char* e = std::getenv(var.c_str());
+    saved.emplace_back(e != nullptr, e ? e : "");
+  }
+  auto apply = [&](std::size_t i) {
+    for (std::size_t v = 0; v < nv; ++v) ::setenv(p.ab_variables[v].c_str(), p.ab_values[v][i].c_str(), 1);
+  };
+  auto restore = [&] {
+    for (std::size_t v = 0; v < nv; ++v) {
+      if (saved[v].first) ::setenv(p.ab_variables[v].c_str(), saved[v].second.c_str(), 1);
+      else ::unsetenv(p.ab_variables[v].c_str());
+    }
+  };
+  std::vector<std::vector<double>> t(n);
+  try {
+    for (std::size_t i = 0; i < n; ++i) {
+      apply(i);
+      hop();
+    }
+    runtime::synchronize(p.exec);
+    for (int c = 0; c < p.calls; ++c)
+      for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t i = c % 2 == 0 ? k : n - 1 - k;
+        apply(i);
+        t[i].push_back(time_calls(p.exec, 1, hop).front());
+      }
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  std::vector<DslashAbRun> runs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t v = 0; v < nv; ++v) runs[i].values.push_back(p.ab_values[v][i]);
+    runs[i].dslash_ms = median(t[i]);
+  }
+  return runs;
+}
+
+}  // namespace
+
 DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
   if (p.calls < 1) throw InputError("bench dslash: --iterations must be at least 1, found " + std::to_string(p.calls));
   if (p.warmup < 0) throw InputError("bench dslash: warm-up calls must be >= 0");
@@ -107,6 +167,14 @@ DslashBenchResult run_dslash_bench(const DslashBenchParams& p) {
   if (r.operator_ms > 0) {
     r.operator_gflops = world.sum(op->flops_M()) / (r.operator_ms * 1e-3) / 1e9;
     r.operator_effective_gbs = r.cost.operator_bytes / (r.operator_ms * 1e-3) / 1e9;
+  }
+  if (!p.ab_variables.empty()) {
+    if (split) throw InputError("bench dslash: the in-process A/B (--ab-env) runs on one process only");
+    r.ab = time_ab(p, [&] { op->hop(out, in); });
+    for (auto& a : r.ab) {
+      a.gflops = op->hop_flops() / (a.dslash_ms * 1e-3) / 1e9;
+      a.effective_gbs = r.cost.bytes / (a.dslash_ms * 1e-3) / 1e9;
+    }
   }
   if (!split) return r;
 

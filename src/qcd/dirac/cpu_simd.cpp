@@ -5,10 +5,12 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/field_layout.h"
 #include "gluon/qcd/reconstruct.h"
+#include "gluon/runtime/error.h"
 
 namespace gluon::qcd::detail {
 
@@ -55,16 +57,31 @@ bool cpu_simd_fits(const Geometry& g) {
   return (g.local_dims()[0] / 2) % cpu_simd_lanes() == 0;
 }
 
-bool cpu_simd_stream_stores(double bytes) {
-  const char* e = std::getenv("GLUON_CPU_STREAM_STORES");  // read at each call (tests set it)
-  if (!e) return false;
-  if (std::strcmp(e, "1") == 0) return true;
-  if (std::strcmp(e, "auto") != 0) return false;
+bool cpu_simd_stream_stores(double bytes, bool auto_by_default) {
+  const char* e = std::getenv("GLUON_CPU_STREAM_STORES");  // read at each call (tests, bench --ab-env)
+  if (!e || !*e) {
+    if (!auto_by_default) return false;
+  } else if (std::strcmp(e, "1") == 0) {
+    return true;
+  } else if (std::strcmp(e, "0") == 0) {
+    return false;
+  } else if (std::strcmp(e, "auto") != 0) {
+    throw InputError(std::string("GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found '") + e + "'");
+  }
   static const double llc = [] {
     const long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
     return b > 0 ? static_cast<double>(b) : 32.0 * 1024 * 1024;
   }();
   return bytes > llc;
+}
+
+CpuPrefetch cpu_simd_prefetch() {
+  const char* e = std::getenv("GLUON_CPU_PREFETCH");  // read at each call (bench dslash --ab-env)
+  if (!e || !*e || std::strcmp(e, "ahead") == 0) return CpuPrefetch::ahead;
+  if (std::strcmp(e, "all") == 0) return CpuPrefetch::all;
+  if (std::strcmp(e, "spinors") == 0) return CpuPrefetch::spinors;
+  if (std::strcmp(e, "none") == 0) return CpuPrefetch::none;
+  throw InputError(std::string("GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found '") + e + "'");
 }
 
 namespace {

@@ -15,17 +15,30 @@
 //   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
 //                              dimension, X/2 a multiple of W (the precisions and link
 //                              compressions each kernel takes: wilson_simd.h, staggered_simd.h)
-//   cpu_simd_stream_stores(bytes)  whether a kernel that moves `bytes` (every field it reads
-//                              and writes) writes its output with non-temporal stores: a plain
-//                              store first reads the line it overwrites (write-allocate), a
+//   cpu_simd_stream_stores(bytes, auto_by_default)
+//                              whether a kernel that moves `bytes` (every field it reads and
+//                              writes) writes its output with non-temporal stores: a plain store
+//                              first reads the line it overwrites (write-allocate), a
 //                              non-temporal one does not, but it holds a fill buffer until the
 //                              line reaches memory and leaves nothing in the cache for the next
-//                              kernel. Off by default: on the 16-core Xeon host at 48^4 it
-//                              was no faster within that machine's process-to-process spread
-//                              (Wilson single r12 147-152 GFLOP/s streamed, 136-196 plain;
-//                              bench/results/2026-11-26-cpu-stream-stores).
-//                              GLUON_CPU_STREAM_STORES=1 turns it on, =auto on where bytes
-//                              exceed the last-level cache (sysconf; 32 MiB when it says none)
+//                              kernel. GLUON_CPU_STREAM_STORES (read at each call): 1 on, 0 off,
+//                              auto on where bytes exceed the last-level cache (sysconf; 32 MiB
+//                              when it says none); unset, auto for the Wilson kernel
+//                              (auto_by_default) and off for the staggered ones. Compared inside
+//                              one process on the 16-core Xeon host at 48^4, streaming made the
+//                              Wilson/clover double and single dslash 3-12% faster and half
+//                              -2..+2%, naive staggered +4%, improved staggered -3%
+//                              (bench/results/2026-11-27-cpu-link-prefetch; across processes the
+//                              host's spread had hidden it: 2026-11-26-cpu-stream-stores)
+//   cpu_simd_prefetch()        what the Wilson vector kernel prefetches (into L1) two tiles
+//                              ahead (GLUON_CPU_PREFETCH, read at each call): ahead (the
+//                              default: of the input only the row at t + 1, which the thread's
+//                              sweep has not read yet; out and x), all (every stream, the
+//                              default before 2026-11-27), spinors (the 7 input rows, out and x;
+//                              the links and the clover field, read once in long runs, left to
+//                              the hardware prefetchers) or none. In-process on the Xeon host,
+//                              ahead was 2-16% faster than all in 11 of 14 comparisons
+//                              (bench/results/2026-11-27-cpu-link-prefetch)
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
@@ -47,7 +60,8 @@ CpuSimdIsa cpu_simd_isa();
 const char* cpu_simd_isa_name(CpuSimdIsa isa);
 bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
-bool cpu_simd_stream_stores(double bytes);
+bool cpu_simd_stream_stores(double bytes, bool auto_by_default);
+CpuPrefetch cpu_simd_prefetch();
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

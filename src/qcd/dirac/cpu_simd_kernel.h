@@ -15,6 +15,8 @@ inline constexpr int kTileSites = 8;
 // for x86-64-v3 (AVX2 and FMA) into namespace avx2; cpu_simd.h's cpu_simd_isa() picks one at run
 // time.
 enum class CpuSimdIsa { none, avx2, avx512 };
+// What the Wilson vector kernel prefetches ahead of a tile (cpu_simd.h: cpu_simd_prefetch).
+enum class CpuPrefetch { all = 0, spinors = 1, ahead = 2, none = 3 };
 
 // Whether that namespace's files were compiled for their target (else their kernels only return
 // false: a non-x86 build, or a compiler without x86-64-v4 / x86-64-v3).

@@ -71,7 +71,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   // The bytes of one parity: 8 (16) links, in, out and x per output site.
   const double es = p == Precision::double_ ? 8 : p == Precision::single ? 4 : 2;
   const double reals = 8.0 * a.fat_nreals + 8.0 * a.long_nreals + 6.0 * (L.x ? 3 : 2);
-  a.stream_out = cpu_simd_stream_stores(static_cast<double>(half) * reals * es);
+  a.stream_out = cpu_simd_stream_stores(static_cast<double>(half) * reals * es, false);
   std::vector<double> partials;
   if (dot) {
     const std::int64_t tiles = half / cpu_simd_lanes();

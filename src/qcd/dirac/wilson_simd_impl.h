@@ -99,6 +99,7 @@ struct Kernel {
   const float* x_norm;
   const float* clov_norm;
   bool stream_out;  // out written with non-temporal stores (WilsonSimdArgs::stream_out)
+  int prefetch_mode;  // CpuPrefetch (WilsonSimdArgs::prefetch)
   int dims[4];
   int parity;
   std::int64_t half;
@@ -309,10 +310,13 @@ struct Kernel {
     }
   }
 
-  // Software prefetch of everything tile `tile` reads and writes (L1, write hint for out unless
-  // it is streamed): the tile's 10-odd streams (neighbour rows of in, the two link streams, out,
-  // x) are too many for the hardware prefetchers to run far enough ahead, and one core then
-  // waits on DRAM latency.
+  // Software prefetch (into L1; write hint for out unless it is streamed) of what tile `tile`
+  // reads and writes, as prefetch_mode (CpuPrefetch, cpu_simd.h) says. By default (ahead) only
+  // the input row at t + 1, which the thread's sweep meets for the first time, and out and x: the
+  // other 6 input rows were read a tile row or a time slice before and are in L2 or L3, and the
+  // links and the clover field run in long contiguous streams that the hardware prefetchers
+  // follow. Prefetching every stream (all) issued about as many prefetches as loads and was
+  // 2-16% slower on the Xeon host (bench/results/2026-11-27-cpu-link-prefetch).
   // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
   // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
@@ -324,20 +328,30 @@ struct Kernel {
     tp.k0 -= static_cast<int>(lane_offset(tp.k0));
     const std::int64_t s0 = parity * half + tp.i0;
     const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
-    prefetch_in(row0 + tp.row * tp.Xh);
-    S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * kT * sizeof(St));
-    S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * kT * sizeof(St));
-    for (int mu = 1; mu < 4; ++mu) {
-      prefetch_in(row0 + neighbour_row(tp, mu, true) * tp.Xh);
-      prefetch_in(row0 + neighbour_row(tp, mu, false) * tp.Xh);
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::ahead)) {
+      prefetch_in(row0 + neighbour_row(tp, 3, true) * tp.Xh);
+    } else {
+      prefetch_in(row0 + tp.row * tp.Xh);
+      for (int mu = 1; mu < 4; ++mu) {
+        prefetch_in(row0 + neighbour_row(tp, mu, true) * tp.Xh);
+        prefetch_in(row0 + neighbour_row(tp, mu, false) * tp.Xh);
+      }
+    }
+    const bool read_once = prefetch_mode == static_cast<int>(CpuPrefetch::all);  // links, clover
+    if (read_once) {
+      S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * kT * sizeof(St));
+      S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * kT * sizeof(St));
     }
     if (!stream_out) S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
     if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes);
-    if constexpr (F != kPlain) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St));
+    if constexpr (F != kPlain)
+      if (read_once) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St));
     if constexpr (kHalf) {
       if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true);
       if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kT * sizeof(float));
-      if constexpr (F != kPlain) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float));
+      if constexpr (F != kPlain)
+        if (read_once) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float));
     }
   }
   GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
@@ -508,6 +522,7 @@ void launch(const WilsonSimdArgs& a) {
   k.x_norm = a.x_norm;
   k.clov_norm = a.clover_norm;
   k.stream_out = a.stream_out && K::W == kTileSites;
+  k.prefetch_mode = a.prefetch;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
     k.phase_f[mu] = static_cast<T>(a.phase_f[mu]);

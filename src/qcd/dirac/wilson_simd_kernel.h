@@ -32,6 +32,7 @@ struct WilsonSimdArgs {
   double a = 1.0;
   bool dagger = false;
   bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
+  int prefetch = 0;         // CpuPrefetch (cpu_simd_prefetch)
   double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
 };
 

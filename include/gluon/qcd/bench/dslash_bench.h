@@ -29,6 +29,7 @@
 //                       hidden = clamp((local + exchange - split) / exchange, 0, 1).
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/qcd/dirac/dirac.h"
@@ -49,6 +50,22 @@ struct DslashBenchParams {
   std::uint64_t seed = 2026;
   CloverPreconditioning clover_pc = CloverPreconditioning::asymmetric;  // clover's M (the hop is the same)
   Coords grid{1, 1, 1, 1};  // process grid (ranks of the world, x fastest)
+  // A/B inside one process (one process only): after the plain measurement, `calls` rounds, each
+  // timing one hop under each setting in turn (the order reversed every other round), for kernel
+  // knobs read at each call. Setting i sets every environment variable ab_variables[v] to
+  // ab_values[v][i] (lists of equal length). Host processes on a shared machine differ by more
+  // than the changes measured; the settings of one process share its memory placement and its
+  // spell of the machine. The variables are restored at the end.
+  std::vector<std::string> ab_variables;
+  std::vector<std::vector<std::string>> ab_values;
+};
+
+// One setting of DslashBenchParams's A/B: the median of its timed hops.
+struct DslashAbRun {
+  std::vector<std::string> values;  // one per variable
+  double dslash_ms = 0.0;
+  double gflops = 0.0;
+  double effective_gbs = 0.0;
 };
 
 // The slides' model ("LQCD is easy to parallelize"), generalised: the interior of one dslash
@@ -76,6 +93,7 @@ struct DslashBenchResult {
   double operator_ms = 0.0;  // median of the timed applications of M
   double operator_gflops = 0.0;        // flops_M() / operator time
   double operator_effective_gbs = 0.0; // cost.operator_bytes / operator time
+  std::vector<DslashAbRun> ab;         // one per A/B setting, in order
   runtime::ProcessMemory memory;  // after the timed calls: how much of the process's memory lies
                                   // in huge pages (host memory; the CPU's TLB reach)
   std::string field_order;   // the operator's vector order (to_string(FieldOrder)); on the CPU
