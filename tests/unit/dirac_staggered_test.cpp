@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -752,12 +753,18 @@ TEST(StaggeredSimd, WhatItCannotTakeRunsTheScalarKernel) {
   }
 }
 
-// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; off by default, cpu_simd.h)
-// holds the same bytes as with plain stores: naive and improved
-// (whose two-pass kernels stream only in half, in one pass), every precision, plain and xpay.
-TEST(StaggeredSimd, StreamedStoresWriteWhatPlainStoresWrite) {
+// Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; off by default here,
+// cpu_simd.h) holds the same bytes as with plain stores: naive and improved (whose two-pass
+// kernels stream only in half, in one pass), every precision, plain and xpay; and so does every
+// prefetch choice (GLUON_CPU_PREFETCH, a hint).
+TEST(StaggeredSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatPlainStoresWrite) {
   const Geometry& g = kSimdLattices[1];
   const SimdLinks links = simd_links(g, Reconstruct::r12);
+  const std::pair<const char*, const char*> modes[] = {{"GLUON_CPU_STREAM_STORES", "0"},
+                                                       {"GLUON_CPU_STREAM_STORES", "1"},
+                                                       {"GLUON_CPU_PREFETCH", "ahead"},
+                                                       {"GLUON_CPU_PREFETCH", "spinors"},
+                                                       {"GLUON_CPU_PREFETCH", "none"}};
   for (Precision prec : {Precision::double_, Precision::single, Precision::half})
     for (bool improved : {false, true}) {
       SCOPED_TRACE(to_string(prec) + (improved ? " improved" : " naive"));
@@ -769,23 +776,24 @@ TEST(StaggeredSimd, StreamedStoresWriteWhatPlainStoresWrite) {
       pi.subset = SiteSubset::odd;
       const SpinorField in_p = converted(parity_part(to_canonical(converted(gaussian(g, 66), op.full_params(), kCpu)), 1), pi, kCpu);
       const SpinorField x_p = converted(parity_part(to_canonical(converted(gaussian(g, 67), op.full_params(), kCpu)), 0), po, kCpu);
-      std::vector<SpinorField> outs[2];
-      for (const char* mode : {"0", "1"}) {
-        ::setenv("GLUON_CPU_STREAM_STORES", mode, 1);
-        auto& o = outs[mode[0] - '0'];
+      std::vector<std::vector<SpinorField>> outs;
+      for (const auto& [var, value] : modes) {
+        ::setenv(var, value, 1);
+        auto& o = outs.emplace_back();
         o.emplace_back(po);
         o.emplace_back(po);
         op.dslash(o[0], in_p, 0, false);
         op.dslash_xpay(o[1], in_p, 0, true, x_p, 0.7, -1.3);
+        ::unsetenv(var);
       }
-      ::unsetenv("GLUON_CPU_STREAM_STORES");
-      for (int f = 0; f < 2; ++f) {
-        SpinorField &a = outs[0][f], &b = outs[1][f];
-        ASSERT_EQ(a.buffer().bytes(), b.buffer().bytes());
-        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.buffer().bytes()), 0) << "form " << f;
-        if (prec == Precision::half)
-          EXPECT_EQ(std::memcmp(a.norms(), b.norms(), a.norm_buffer().bytes()), 0) << "form " << f << " norms";
-      }
+      for (std::size_t m = 1; m < outs.size(); ++m)
+        for (int f = 0; f < 2; ++f) {
+          SCOPED_TRACE(std::string(modes[m].first) + "=" + modes[m].second + " form " + std::to_string(f));
+          SpinorField &a = outs[0][f], &b = outs[m][f];
+          ASSERT_EQ(a.buffer().bytes(), b.buffer().bytes());
+          EXPECT_EQ(std::memcmp(a.data(), b.data(), a.buffer().bytes()), 0);
+          if (prec == Precision::half) EXPECT_EQ(std::memcmp(a.norms(), b.norms(), a.norm_buffer().bytes()), 0) << "norms";
+        }
     }
 }
 

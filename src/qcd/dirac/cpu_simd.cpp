@@ -75,9 +75,10 @@ bool cpu_simd_stream_stores(double bytes, bool auto_by_default) {
   return bytes > llc;
 }
 
-CpuPrefetch cpu_simd_prefetch() {
+CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset) {
   const char* e = std::getenv("GLUON_CPU_PREFETCH");  // read at each call (bench dslash --ab-env)
-  if (!e || !*e || std::strcmp(e, "ahead") == 0) return CpuPrefetch::ahead;
+  if (!e || !*e) return unset;
+  if (std::strcmp(e, "ahead") == 0) return CpuPrefetch::ahead;
   if (std::strcmp(e, "all") == 0) return CpuPrefetch::all;
   if (std::strcmp(e, "spinors") == 0) return CpuPrefetch::spinors;
   if (std::strcmp(e, "none") == 0) return CpuPrefetch::none;

@@ -30,15 +30,18 @@
 //                              -2..+2%, naive staggered +4%, improved staggered -3%
 //                              (bench/results/2026-11-27-cpu-link-prefetch; across processes the
 //                              host's spread had hidden it: 2026-11-26-cpu-stream-stores)
-//   cpu_simd_prefetch()        what the Wilson vector kernel prefetches (into L1) two tiles
-//                              ahead (GLUON_CPU_PREFETCH, read at each call): ahead (the
-//                              default: of the input only the row at t + 1, which the thread's
-//                              sweep has not read yet; out and x), all (every stream, the
-//                              default before 2026-11-27), spinors (the 7 input rows, out and x;
-//                              the links and the clover field, read once in long runs, left to
-//                              the hardware prefetchers) or none. In-process on the Xeon host,
-//                              ahead was 2-16% faster than all in 11 of 14 comparisons
-//                              (bench/results/2026-11-27-cpu-link-prefetch)
+//   cpu_simd_prefetch(unset)   what the vector kernels prefetch (into L1) two tiles ahead
+//                              (GLUON_CPU_PREFETCH, read at each call; `unset` when it is not
+//                              set): all (every stream, the default before 2026-11-27), ahead
+//                              (of the input only the row at t + d, which the sweep has not read
+//                              yet; out and x), spinors (the input rows, out and x; the links and
+//                              the clover field, read once in long runs, left to the hardware
+//                              prefetchers) or none. Unset: ahead for Wilson and clover, and for
+//                              staggered except naive staggered in double and single with
+//                              r18/r12 links (all). Compared inside one process on the Xeon host
+//                              (bench/results/2026-11-27-cpu-link-prefetch): Wilson/clover ahead
+//                              2-16% faster than all in 11 of 14; staggered 2-25% faster except
+//                              naive double/single r12 (1-8% slower)
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
@@ -61,7 +64,7 @@ const char* cpu_simd_isa_name(CpuSimdIsa isa);
 bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
 bool cpu_simd_stream_stores(double bytes, bool auto_by_default);
-CpuPrefetch cpu_simd_prefetch();
+CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset);
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

@@ -59,6 +59,7 @@ struct StaggeredKernel {
   // Half only: per-site norms of out, in, x (index: the field's site).
   float* out_norm;
   bool stream_out = false;  // out written with non-temporal stores (StaggeredSimdArgs::stream_out)
+  int prefetch_mode = 0;    // CpuPrefetch (StaggeredSimdArgs::prefetch)
   const float* in_norm;
   const float* x_norm;
   int dims[4];
@@ -238,21 +239,30 @@ struct StaggeredKernel {
     row_hops<3, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[3]);
   }
 
-  // Software prefetch of everything tile `tile` reads and writes (as in the Wilson kernel: the
-  // tile's 10-odd streams are more than the hardware prefetchers run far enough ahead).
+  // Software prefetch of what tile `tile` reads and writes, as prefetch_mode (CpuPrefetch,
+  // cpu_simd.h) says: all, every stream (the tile's 10-odd streams are more than the hardware
+  // prefetchers run far enough ahead of in the naive kernel); spinors, the input rows, out and x;
+  // ahead, of the input only the row at t + d (the tile order runs through whole time slices,
+  // so that row is the one not read yet as another row's neighbour), out and x.
   template <int d, int NR>
   GLUON_SIMD_INLINE void prefetch_links_and_rows(const St* u, const St* ub, std::int64_t s0, const TilePos& tp) const {
     constexpr int link_bytes = NR * W * sizeof(St);
     const std::int64_t other = (1 - parity) * half;
-    S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
-    S::prefetch_bytes(link_tile<NR>(ub, s0, 0), 4 * link_bytes);
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::all)) {
+      S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
+      S::prefetch_bytes(link_tile<NR>(ub, s0, 0), 4 * link_bytes);
+    }
     std::int64_t rs = 1;
     for (int mu = 1; mu < 4; ++mu) {
+      if (prefetch_mode == static_cast<int>(CpuPrefetch::ahead) && mu != 3) {
+        rs *= dims[mu];
+        continue;
+      }
       const int L = dims[mu], c = tp.c[mu];
       const int f = (c + d) % L, b = ((c - d) % L + L) % L;
       const std::int64_t fw = tp.row + (f - c) * rs, bw = tp.row + (b - c) * rs;
       prefetch_in(other + fw * tp.Xh + tp.k0);
-      prefetch_in(other + bw * tp.Xh + tp.k0);
+      if (prefetch_mode != static_cast<int>(CpuPrefetch::ahead)) prefetch_in(other + bw * tp.Xh + tp.k0);
       rs *= L;
     }
   }
@@ -261,9 +271,10 @@ struct StaggeredKernel {
     if constexpr (kHalf) S::prefetch_bytes(norm_at(s), W * sizeof(float));
   }
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
     const TilePos tp = tile_pos(tile, dims, parity);
     const std::int64_t s0 = parity * half + tp.i0;
-    prefetch_in((1 - parity) * half + tp.row * tp.Xh + tp.k0);
+    if (prefetch_mode != static_cast<int>(CpuPrefetch::ahead)) prefetch_in((1 - parity) * half + tp.row * tp.Xh + tp.k0);
     if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
       if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
@@ -382,6 +393,7 @@ void launch(const StaggeredSimdArgs& a) {
   k.c_fat = static_cast<T>(a.c_fat);
   k.c_long = static_cast<T>(a.c_long);
   k.beta = static_cast<T>(a.beta);
+  k.prefetch_mode = a.prefetch;
   const std::int64_t tiles = a.half / Simd<T>::W;
   const std::int64_t chunks = (tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk;
   // Tiles prefetched ahead: 1, 2, 4 and 8, into L1 or L2, measured alike on the 2-core VM (the

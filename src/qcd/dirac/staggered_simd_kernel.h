@@ -43,6 +43,7 @@ struct StaggeredSimdArgs {
   // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
   double* dot_partials = nullptr;
   bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
+  int prefetch = 0;         // CpuPrefetch (cpu_simd_prefetch)
 };
 
 // Defined in the x86-64-v4 (avx512) and x86-64-v3 (avx2) files; they return false when that
