@@ -320,6 +320,7 @@ struct Kernel {
   // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
   // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
     if constexpr (W < kT)
       if (tile % (kT / W) != 0) return;
     constexpr int spinor_bytes = 24 * kT * sizeof(St);
@@ -328,7 +329,6 @@ struct Kernel {
     tp.k0 -= static_cast<int>(lane_offset(tp.k0));
     const std::int64_t s0 = parity * half + tp.i0;
     const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
-    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
     if (prefetch_mode == static_cast<int>(CpuPrefetch::ahead)) {
       prefetch_in(row0 + neighbour_row(tp, 3, true) * tp.Xh);
     } else {
