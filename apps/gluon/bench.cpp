@@ -228,11 +228,8 @@ AbSettings parse_ab_env(const std::vector<std::string>& specs) {
       if (b == std::string::npos) break;
       a = b + 1;
     }
-    if (values.size() != ab.values.front().size())
-      throw InputError(fmt::format("bench dslash: --ab-env: {} has {} values, {} has {}: one value per setting each",
-                                   ab.variables.back(), values.size(), ab.variables.front(),
-                                   ab.values.front().size()));
   }
+  if (!ab.variables.empty()) qcd::bench::check_ab_settings(ab.variables, ab.values);
   return ab;
 }
 

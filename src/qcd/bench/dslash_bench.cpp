@@ -67,20 +67,25 @@ std::unique_ptr<DiracOperator> make_bench_operator(const DslashBenchParams& p) {
   return make_dirac(d, u, p.exec);
 }
 
+void check_ab_settings(const std::vector<std::string>& variables, const std::vector<std::vector<std::string>>& values) {
+  if (variables.empty() || values.size() != variables.size())
+    throw InputError("bench dslash: --ab-env: one list of values per variable");
+  for (std::size_t v = 0; v < variables.size(); ++v) {
+    if (variables[v].empty()) throw InputError("bench dslash: --ab-env needs a variable name (NAME=v1,v2,...)");
+    if (values[v].size() != values[0].size())
+      throw InputError("bench dslash: --ab-env: " + variables[v] + " has " + std::to_string(values[v].size()) +
+                       " values, " + variables[0] + " has " + std::to_string(values[0].size()) +
+                       ": one value per setting each");
+  }
+}
+
 namespace {
 
 // The hop timed `calls` times under each A/B setting, interleaved (see DslashBenchParams). A
 // setting is read at each call, so one warm-up call per setting first.
 std::vector<DslashAbRun> time_ab(const DslashBenchParams& p, const std::function<void()>& hop) {
-  const std::size_t nv = p.ab_variables.size();
-  if (nv == 0 || p.ab_values.size() != nv) throw InputError("bench dslash: --ab-env: one list of values per variable");
-  const std::size_t n = p.ab_values[0].size();
-  for (std::size_t v = 0; v < nv; ++v) {
-    if (p.ab_variables[v].empty()) throw InputError("bench dslash: --ab-env needs a variable name (NAME=v1,v2,...)");
-    if (p.ab_values[v].size() != n)
-      throw InputError("bench dslash: --ab-env: " + p.ab_variables[v] + " has " + std::to_string(p.ab_values[v].size()) +
-                       " values, " + p.ab_variables[0] + " " + std::to_string(n) + ": one value per setting each");
-  }
+  check_ab_settings(p.ab_variables, p.ab_values);
+  const std::size_t nv = p.ab_variables.size(), n = p.ab_values[0].size();
   std::vector<std::pair<bool, std::string>> saved;
   for (const auto& var : p.ab_variables) {
     const char* e = std::getenv(var.c_str());

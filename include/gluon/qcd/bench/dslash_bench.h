@@ -60,6 +60,11 @@ struct DslashBenchParams {
   std::vector<std::vector<std::string>> ab_values;
 };
 
+// Throws InputError unless the A/B settings are well formed: at least one variable, each named,
+// each with as many values as the first (run_dslash_bench checks it too; the CLI calls it before
+// any work).
+void check_ab_settings(const std::vector<std::string>& variables, const std::vector<std::vector<std::string>>& values);
+
 // One setting of DslashBenchParams's A/B: the median of its timed hops.
 struct DslashAbRun {
   std::vector<std::string> values;  // one per variable
