@@ -40,8 +40,8 @@
 //                              staggered except naive staggered in double and single with
 //                              r18/r12 links (all). Compared inside one process on the Xeon host
 //                              (bench/results/2026-11-27-cpu-link-prefetch): Wilson/clover ahead
-//                              2-16% faster than all in 11 of 14; staggered 2-25% faster except
-//                              naive double/single r12 (1-8% slower)
+//                              2-16% faster than all in 22 of 26 comparisons; staggered 1-25%
+//                              faster except naive double/single r12 (0.92-1.05 of all)
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per

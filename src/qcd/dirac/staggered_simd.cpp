@@ -74,8 +74,9 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   a.stream_out = cpu_simd_stream_stores(static_cast<double>(half) * reals * es, false);
   // Unset GLUON_CPU_PREFETCH: every stream for the naive kernel in double and single with r18/r12
   // links, whose link streams the hardware prefetchers do not run far enough ahead of (ahead
-  // there: 0.92-0.99 of all); only the input row at t + d otherwise (improved staggered 1.02-1.25,
-  // half r12 1.09-1.10, r8 single 1.12-1.14; bench/results/2026-11-27-cpu-link-prefetch, trip 5).
+  // there: 0.92-1.05 of all, the processes disagreeing); only the input row at t + d otherwise
+  // (improved staggered 1.02-1.25, half r12 1.09-1.11, r8 single 1.10-1.14;
+  // bench/results/2026-11-27-cpu-link-prefetch, trips 5-7).
   const bool naive_wide = !L.longlinks && p != Precision::half && a.fat_nreals >= 12;
   a.prefetch = static_cast<int>(cpu_simd_prefetch(naive_wide ? CpuPrefetch::all : CpuPrefetch::ahead));
   std::vector<double> partials;

@@ -315,8 +315,9 @@ struct Kernel {
   // the input row at t + 1, which the thread's sweep meets for the first time, and out and x: the
   // other 6 input rows were read a tile row or a time slice before and are in L2 or L3, and the
   // links and the clover field run in long contiguous streams that the hardware prefetchers
-  // follow. Prefetching every stream (all) issued about as many prefetches as loads and was
-  // 2-16% slower on the Xeon host (bench/results/2026-11-27-cpu-link-prefetch).
+  // follow. Prefetching every stream (all) issued about as many prefetches as loads; ahead was
+  // 2-16% faster than it in 22 of 26 in-process comparisons on the Xeon host
+  // (bench/results/2026-11-27-cpu-link-prefetch, trips 2-3).
   // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
   // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
