@@ -37,10 +37,13 @@ struct Case {
   Precision p;
 };
 // W = 8 sites a vector; X/2 = W puts one tile in each x-row (every tile wraps in x), X/2 = 2W
-// two (the lane shift reads the neighbouring tile and its norms).
+// two (the lane shift reads the neighbouring tile and its norms). Single and half take two tiles
+// a task (GLUON_CPU_TILE_PAIRS) where T is a multiple of 4: T = 4 pairs t = 0, 1 with 2, 3, so
+// one tile of a pair wraps in t where the other does not; T = 2 cannot pair.
 const Case kFits[] = {{{16, 4, 4, 6}, Precision::double_}, {{32, 4, 2, 4}, Precision::double_},
                       {{16, 6, 4, 4}, Precision::single},  {{32, 2, 4, 2}, Precision::single},
-                      {{16, 4, 6, 4}, Precision::half},    {{32, 2, 2, 4}, Precision::half}};
+                      {{32, 2, 2, 4}, Precision::single},  {{16, 4, 6, 4}, Precision::half},
+                      {{32, 2, 2, 4}, Precision::half}};
 
 const Reconstruct kRecons[] = {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8};
 
@@ -382,6 +385,27 @@ TEST(WilsonSimd, HalfCarriesANanToTheSitesThatHopFromItAndNoOther) {
 
 namespace {
 // a and b hold the same bytes (and, in half, the same norms).
+// Sets an environment variable for its lifetime, and puts back what was there (the ctest runs
+// of this executable set GLUON_CPU_TILE_PAIRS for every test).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* var, const char* value) : var_(var) {
+    if (const char* old = std::getenv(var)) old_ = old, had_ = true;
+    ::setenv(var, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) ::setenv(var_, old_.c_str(), 1);
+    else ::unsetenv(var_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* var_;
+  std::string old_;
+  bool had_ = false;
+};
+
 bool same_bytes(SpinorField& a, SpinorField& b) {
   if (a.buffer().bytes() != b.buffer().bytes() || a.norm_buffer().bytes() != b.norm_buffer().bytes()) return false;
   return std::memcmp(a.data(), b.data(), a.buffer().bytes()) == 0 &&
@@ -391,14 +415,17 @@ bool same_bytes(SpinorField& a, SpinorField& b) {
 
 // Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only above the
 // last-level cache, cpu_simd.h) holds the same bytes as with plain stores, in every precision and epilogue; and so does every
-// prefetch choice of GLUON_CPU_PREFETCH (a hint, which must not change a bit), where a value it
-// does not know is an error naming it.
-TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) {
+// prefetch choice of GLUON_CPU_PREFETCH (a hint, which must not change a bit), and two tiles a
+// task or one (GLUON_CPU_TILE_PAIRS: the same operations on each lane), where a value it does
+// not know is an error naming it.
+TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaultWrites) {
   const std::pair<const char*, const char*> modes[] = {{"GLUON_CPU_STREAM_STORES", "0"},
                                                        {"GLUON_CPU_STREAM_STORES", "1"},
                                                        {"GLUON_CPU_PREFETCH", "all"},
                                                        {"GLUON_CPU_PREFETCH", "spinors"},
-                                                       {"GLUON_CPU_PREFETCH", "none"}};
+                                                       {"GLUON_CPU_PREFETCH", "none"},
+                                                       {"GLUON_CPU_TILE_PAIRS", "0"},
+                                                       {"GLUON_CPU_TILE_PAIRS", "1"}};
   for (const Case& k : kFits) {
     const Geometry g(k.dims);
     const GaugeField u = hot_field(g, 151);
@@ -410,7 +437,7 @@ TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) 
       if (!w.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
       std::vector<std::vector<SpinorField>> outs;
       for (const auto& [var, value] : modes) {
-        ::setenv(var, value, 1);
+        const ScopedEnv env(var, value);
         auto& o = outs.emplace_back();
         for (int f = 0; f < 4; ++f) o.emplace_back(tiled_params(g, k.p));
         for (int parity : {0, 1}) {
@@ -419,7 +446,6 @@ TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) 
           w.dslash_clover(o[2], fin, parity, false, a.field(true), &fx, 0.5);
           w.dslash_clover_on_x(o[3], fin, parity, true, a.field(false), fx, -0.25);
         }
-        ::unsetenv(var);
       }
       for (std::size_t m = 1; m < outs.size(); ++m)
         for (int f = 0; f < 4; ++f)
@@ -428,9 +454,10 @@ TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) 
               << modes[m].first << "=" << modes[m].second;
       const std::pair<const char*, const char*> unknown[] = {
           {"GLUON_CPU_PREFETCH", "GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found 'links'"},
-          {"GLUON_CPU_STREAM_STORES", "GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found 'links'"}};
+          {"GLUON_CPU_STREAM_STORES", "GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found 'links'"},
+          {"GLUON_CPU_TILE_PAIRS", "GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found 'links'"}};
       for (const auto& [var, message] : unknown) {
-        ::setenv(var, "links", 1);
+        const ScopedEnv env(var, "links");
         SpinorField o(tiled_params(g, k.p));
         try {
           w.dslash(o, fin, 0, false);
@@ -438,7 +465,6 @@ TEST(WilsonSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatTheDefaultWrites) 
         } catch (const InputError& e) {
           EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
         }
-        ::unsetenv(var);
       }
     }
   }

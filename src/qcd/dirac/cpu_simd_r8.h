@@ -123,15 +123,23 @@ struct SimdR8 {
       // selects (m ? a : b) element by element, in scalar code: the staggered double r8 kernel
       // ran at 0.40 GFLOP/s at 16^4 on a 2-core Zen 3 (1.6 MB of code, 1200 vcomisd), 2.4 in
       // halves (bench/results/2026-11-26-cpu-stream-stores).
-      static_assert(L == 8, "halves of 8 lanes");
+      // (16 floats with AVX2: a kernel's tile pairs, which run there only when asked for.)
+      static_assert(L == 8 || L == 16, "halves of 8 or 16 lanes");
       using H = SimdR8<T, L / 2>;
       typename H::C lo[3][3], hi[3][3];
-      H::template unpack<Half>([&](int r) { const V v = stored(r); return __builtin_shufflevector(v, v, 0, 1, 2, 3); }, lo);
-      H::template unpack<Half>([&](int r) { const V v = stored(r); return __builtin_shufflevector(v, v, 4, 5, 6, 7); }, hi);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-          u[i][j] = {__builtin_shufflevector(lo[i][j].re, hi[i][j].re, 0, 1, 2, 3, 4, 5, 6, 7),
-                     __builtin_shufflevector(lo[i][j].im, hi[i][j].im, 0, 1, 2, 3, 4, 5, 6, 7)};
+      if constexpr (L == 8) {
+        H::template unpack<Half>([&](int r) { const V v = stored(r); return __builtin_shufflevector(v, v, 0, 1, 2, 3); }, lo);
+        H::template unpack<Half>([&](int r) { const V v = stored(r); return __builtin_shufflevector(v, v, 4, 5, 6, 7); }, hi);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j)
+            u[i][j] = {__builtin_shufflevector(lo[i][j].re, hi[i][j].re, 0, 1, 2, 3, 4, 5, 6, 7),
+                       __builtin_shufflevector(lo[i][j].im, hi[i][j].im, 0, 1, 2, 3, 4, 5, 6, 7)};
+      } else {
+        H::template unpack<Half>([&](int r) { return S::low(stored(r)); }, lo);
+        H::template unpack<Half>([&](int r) { return S::high(stored(r)); }, hi);
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) u[i][j] = {S::join(lo[i][j].re, hi[i][j].re), S::join(lo[i][j].im, hi[i][j].im)};
+      }
       return;
     }
     auto get = [&](int r) {

@@ -167,6 +167,66 @@ struct Simd {
     if (nt) _mm_stream_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
     else _mm_store_si128(static_cast<__m128i*>(__builtin_assume_aligned(p, 16)), h);
   }
+  // Two tiles a vector (W = 2 kStride, floats; a kernel's tile pairs): lanes 0-7 are those of
+  // tile a, lanes 8-15 those of tile b, which lie anywhere. Loads and stores take the two
+  // 256-bit (half: 128-bit) halves from or to their own addresses; with AVX-512 the halves join
+  // with one insert (vinsertf32x8, vinserti128) and the pair is one zmm register.
+  using VH = typename VecOf<T, kStride>::type;  // one tile's lanes
+  static GLUON_SIMD_INLINE V join(VH lo, VH hi) {
+    static_assert(W == 2 * kStride);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  }
+  static GLUON_SIMD_INLINE VH low(V v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7); }
+  static GLUON_SIMD_INLINE VH high(V v) { return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15); }
+  static GLUON_SIMD_INLINE V load2(const T* a, const T* b) {
+    return join(Simd<T, kStride>::load(a), Simd<T, kStride>::load(b));
+  }
+  static GLUON_SIMD_INLINE void store2(T* a, T* b, V v, bool nt) {
+    Simd<T, kStride>::store(a, low(v), nt);
+    Simd<T, kStride>::store(b, high(v), nt);
+  }
+  static GLUON_SIMD_INLINE VI load_int2(const std::int16_t* a, const std::int16_t* b) {
+    static_assert(W == 2 * kStride && sizeof(T) == 4);
+#if defined(__AVX512F__)
+    const __m128i lo = _mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(a, 16)));
+    const __m128i hi = _mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(b, 16)));
+    // (The zero-masked forms with every lane on: GCC 12's plain ones merge into an undefined
+    // vector, which -Wmaybe-uninitialized reports at every inlined call; see sqrt below.)
+    const __m512i i =
+        _mm512_maskz_cvtepi16_epi32(__mmask16(0xffff), _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));
+    VI v;
+    __builtin_memcpy(&v, &i, sizeof v);
+    return v;
+#else
+    const auto lo = Simd<T, kStride>::load_int(a), hi = Simd<T, kStride>::load_int(b);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+#endif
+  }
+  static GLUON_SIMD_INLINE V load2(const std::int16_t* a, const std::int16_t* b) { return real(load_int2(a, b)); }
+  // v (in [-32767, 32767]) as int16, rounded as store(std::int16_t*, ...) rounds, lanes 0-7 to
+  // a and 8-15 to b.
+  static GLUON_SIMD_INLINE void store2(std::int16_t* a, std::int16_t* b, V v, bool nt) {
+    static_assert(W == 2 * kStride && sizeof(T) == 4);
+#if defined(__AVX512F__)
+    __m512 f;
+    __builtin_memcpy(&f, &v, sizeof f);
+    const __m512i i = _mm512_maskz_cvtps_epi32(__mmask16(0xffff), f);  // a NaN: 0x80000000
+    const __m256i h = _mm512_maskz_cvtepi32_epi16(__mmask16(0xffff), i);  // low 16 bits: 0
+    const __m128i lo = _mm256_castsi256_si128(h), hi = _mm256_extracti128_si256(h, 1);
+    auto* pa = static_cast<__m128i*>(__builtin_assume_aligned(a, 16));
+    auto* pb = static_cast<__m128i*>(__builtin_assume_aligned(b, 16));
+    if (nt) {
+      _mm_stream_si128(pa, lo);
+      _mm_stream_si128(pb, hi);
+    } else {
+      _mm_store_si128(pa, lo);
+      _mm_store_si128(pb, hi);
+    }
+#else
+    Simd<T, kStride>::store(a, low(v), nt);
+    Simd<T, kStride>::store(b, high(v), nt);
+#endif
+  }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   // f applied to each native register (Native: __m256d, __m512, ...) that v spans.
   template <class Native, class F>
@@ -215,6 +275,25 @@ struct Simd {
   // floats took six, in a loop through the stack (bench/results/2026-11-26-cpu-half-loads/).
   template <int N>
   static GLUON_SIMD_INLINE void store_half(std::int16_t* p, float* norm, const V* v, bool nt = false) {
+    V k;
+    store(norm, half_norm<N>(v, k), nt);
+#pragma GCC unroll 32
+    for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k, nt);
+  }
+  // The same for two tiles a vector (W = 2 kStride): lanes 0-7 to tile a (reals at pa, norms at
+  // na), 8-15 to tile b.
+  template <int N>
+  static GLUON_SIMD_INLINE void store_half2(std::int16_t* pa, std::int16_t* pb, float* na, float* nb, const V* v,
+                                            bool nt) {
+    V k;
+    store2(na, nb, half_norm<N>(v, k), nt);
+#pragma GCC unroll 32
+    for (int r = 0; r < N; ++r) store2(pa + r * kStride, pb + r * kStride, v[r] * k, nt);
+  }
+  // store_half's norms of each lane (the largest |v[r]|, a NaN kept, 0 below 1e-30) and k, the
+  // factor from value to stored integer (32767 / norm, 0 where the norm is 0).
+  template <int N>
+  static GLUON_SIMD_INLINE V half_norm(const V* v, V& k) {
     static_assert(sizeof(T) == 4 && sizeof(M) == sizeof(V), "half is computed in single precision");
     M mxi{};
 #pragma GCC unroll 32
@@ -227,10 +306,8 @@ struct Simd {
     V mx;
     __builtin_memcpy(&mx, &mxi, sizeof mx);
     mx = mx < splat(T(1e-30)) ? V{} : mx;
-    store(norm, mx, nt);
-    const V k = mx > V{} ? T(32767) / mx : V{};
-#pragma GCC unroll 32
-    for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k, nt);
+    k = mx > V{} ? T(32767) / mx : V{};
+    return mx;
   }
 
   // [a_n .. a_{W-1}, b_0 .. b_{n-1}]: lanes n .. n + W - 1 of the pair (a, b), 0 < n < W. With a,

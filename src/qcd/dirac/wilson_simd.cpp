@@ -54,6 +54,7 @@ bool try_wilson_simd(const DslashCall& call) {
   const double reals = 8.0 * a.nreals + 24.0 * (call.x ? 3 : 2) + (a.clover ? 72.0 : 0.0);
   a.stream_out = cpu_simd_stream_stores(static_cast<double>(idx.half) * reals * es, true);
   a.prefetch = static_cast<int>(cpu_simd_prefetch(CpuPrefetch::ahead));
+  a.tile_pairs = gp.precision != Precision::double_ && cpu_simd_tile_pairs();
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   switch (gp.precision) {
     case Precision::double_: return v4 ? avx512::wilson_simd_double(a) : avx2::wilson_simd_double(a);

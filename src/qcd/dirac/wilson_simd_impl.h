@@ -67,16 +67,73 @@ template <class T> inline constexpr int kWilsonLanes = kTileSites;
 template <class T> inline constexpr int kWilsonLanes = sizeof(T) == 8 ? 4 : kTileSites;
 #endif
 
+// Tile pairs (Pair): in single and half precision a task may take two tiles, lanes 0-7 a tile at
+// time slice t < T/2 and lanes 8-15 the tile at the same x, y, z and t + T/2, 16 floats a vector:
+// one zmm register with AVX-512, where a tile alone fills only a ymm one, so each instruction
+// does the work of two. With T a multiple of 4 the two tiles have the same x parity o, so every
+// lane follows the same path; their neighbours are the partner's neighbours T/2 slices on, except
+// in t, where one of the two wraps around the lattice. The loads and stores take each tile's
+// half of a vector from its own address (Simd's load2, store2).
+//
 // One launch: storage St (T, or int16_t with T = float: half), output parity, dagger, link
-// compression and epilogue fixed.
-template <class T, class St, int NR, bool Dagger, bool HasX, int F>
+// compression, epilogue and tile pairs fixed.
+template <class T, class St, int NR, bool Dagger, bool HasX, int F, bool Pair = false>
 struct Kernel {
-  using S = Simd<T, kWilsonLanes<T>>;
+  static_assert(!Pair || sizeof(T) == 4, "tile pairs: 16 floats a vector");
+  using S = Simd<T, Pair ? 2 * kTileSites : kWilsonLanes<T>>;
   using V = typename S::V;
   using C = typename S::C;
   using CI = typename S::CI;
+  using VI = typename S::VI;
   static constexpr int W = S::W;          // sites a task (lanes)
   static constexpr int kT = kTileSites;   // sites a tile of the memory layout
+  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each tile's kT.
+  static constexpr int kStep = Pair ? kT : W;
+  static constexpr int kGroups = W / kStep;  // 2 with Pair, else 1
+  // The first eo site of each of a task's lane groups (b = a without Pair), and pointers to real
+  // 0 of each group in a field.
+  struct Sites {
+    std::int64_t a, b;
+    Sites operator+(std::int64_t d) const { return {a + d, b + d}; }
+    Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
+  };
+  template <class P>
+  struct Ptr {
+    P* a;
+    P* b;
+    Ptr operator+(std::int64_t d) const { return {a + d, b + d}; }
+  };
+  // W reals (or, half, stored integers) at p, one group's lanes from each of its pointers.
+  template <class P>
+  static GLUON_SIMD_INLINE V load(Ptr<P> p) {
+    if constexpr (Pair) return S::load2(p.a, p.b);
+    else return S::load(p.a);
+  }
+  static GLUON_SIMD_INLINE VI load_int(Ptr<const St> p) {
+    if constexpr (Pair) return S::load_int2(p.a, p.b);
+    else return S::load_int(p.a);
+  }
+  // Lane l gets x where its group's `on` is set, else 1.
+  static GLUON_SIMD_INLINE V group_splat(bool on_a, bool on_b, T x) {
+    if constexpr (Pair) {
+      using SH = Simd<T, kT>;
+      return S::join(SH::splat(on_a ? x : T(1)), SH::splat(on_b ? x : T(1)));
+    } else {
+      return S::splat(on_a ? x : T(1));
+    }
+  }
+  // The x neighbours within each group: [a_{s-1}, b_0 .. b_{s-2}] (down) and [a_1 .. a_{s-1}, b_0]
+  // (up), s = kStep, per group (Simd's shift_down and shift_up, on 8-lane halves with Pair).
+  template <class Vec>
+  static GLUON_SIMD_INLINE Vec shift_down(Vec a, Vec b) {
+    if constexpr (Pair) return __builtin_shufflevector(a, b, 7, 16, 17, 18, 19, 20, 21, 22, 15, 24, 25, 26, 27, 28, 29, 30);
+    else return S::shift_down(a, b);
+  }
+  template <class Vec>
+  static GLUON_SIMD_INLINE Vec shift_up(Vec a, Vec b) {
+    if constexpr (Pair) return __builtin_shufflevector(a, b, 1, 2, 3, 4, 5, 6, 7, 16, 9, 10, 11, 12, 13, 14, 15, 24);
+    else return S::shift_up(a, b);
+  }
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
   // Half: r18 and r12 links are used as stored (integers 32767 times the entries), so each hop's
@@ -100,6 +157,7 @@ struct Kernel {
   const float* clov_norm;
   bool stream_out;  // out written with non-temporal stores (WilsonSimdArgs::stream_out)
   int prefetch_mode;  // CpuPrefetch (WilsonSimdArgs::prefetch)
+  std::int64_t pair_tiles;  // Pair: tiles from a task's first tile to its partner (T/2 slices)
   int dims[4];
   int parity;
   std::int64_t half;
@@ -108,39 +166,44 @@ struct Kernel {
   T phase_f[4], phase_b[4];
 
 
-  // Where site s (the first of a task's W sites) lies in its tile: 0 for whole-tile tasks (the
-  // compiler cannot know that s is a multiple of kT there).
+  // Where site s (the first of a lane group's sites) lies in its tile: 0 for whole-tile groups
+  // (the compiler cannot know that s is a multiple of kT there).
   static GLUON_SIMD_INLINE std::int64_t lane_offset(std::int64_t s) {
-    if constexpr (W == kT) return 0;
+    if constexpr (kStep == kT) return 0;
     else return s % kT;
   }
-  // Real 0 of site s (the first of a task's W sites) of spinor field f: real r is r kT further.
+  // Real 0 of site s (the first of a lane group's sites) of spinor field f: real r is r kT further.
   template <class P>
   static GLUON_SIMD_INLINE P* spinor_tile(P* f, std::int64_t s) {
-    if constexpr (W == kT) return f + s * 24;  // (s / kT) * 24 kT
+    if constexpr (kStep == kT) return f + s * 24;  // (s / kT) * 24 kT
     else return f + (s / kT) * (24 * kT) + lane_offset(s);
+  }
+  template <class P>
+  static GLUON_SIMD_INLINE Ptr<P> spinor_tile(P* f, Sites s) {
+    return {spinor_tile(f, s.a), spinor_tile(f, s.b)};
   }
   // Real r of colour component (spin sp, colour c) in a spinor: (sp * 3 + c) * 2 + re/im. Half:
   // the stored integers as integer lanes (CI; project adds them before converting, the hop's
   // scale comes after).
-  static GLUON_SIMD_INLINE auto load_c(const St* tile, int sp, int c) {
-    const St* p = tile + ((sp * 3 + c) * 2) * kT;
-    if constexpr (kHalf) return CI{S::load_int(p), S::load_int(p + kT)};
-    else return C{S::load(p), S::load(p + kT)};
+  static GLUON_SIMD_INLINE auto load_c(Ptr<const St> tile, int sp, int c) {
+    const Ptr<const St> p = tile + ((sp * 3 + c) * 2) * kT;
+    if constexpr (kHalf) return CI{load_int(p), load_int(p + kT)};
+    else return C{load(p), load(p + kT)};
   }
-  // Half: the norms of the W sites of `in` from site s (first of a tile) times kHalfHop (the
-  // spinor's and the link's 1/32767); else unused.
-  GLUON_SIMD_INLINE V in_scale(std::int64_t s) const {
-    if constexpr (kHalf) return S::load(in_norm + (s - in_shift)) * S::splat(kHalfHop);
+  // Half: the norms of the W sites of `in` from sites s times kHalfHop (the spinor's and the
+  // link's 1/32767); else unused.
+  GLUON_SIMD_INLINE V in_scale(Sites s) const {
+    if constexpr (kHalf) return load(Ptr<const float>{in_norm + (s.a - in_shift), in_norm + (s.b - in_shift)}) * S::splat(kHalfHop);
     else return V{};
   }
-  // Real 0 of the link of direction mu at site s (the first of a task) of the links f (u or
-  // u_back); real r is r kT further.
-  static GLUON_SIMD_INLINE const St* link_tile(const St* f, std::int64_t s, int mu) {
-    return f + (s / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s);
+  // Real 0 of the link of direction mu at sites s of the links f (u or u_back); real r is r kT
+  // further.
+  static GLUON_SIMD_INLINE Ptr<const St> link_tile(const St* f, Sites s, int mu) {
+    return {f + (s.a / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s.a),
+            f + (s.b / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s.b)};
   }
   // Half: the stored integer (kHalfHop in the hop's scale has its 1/32767).
-  static GLUON_SIMD_INLINE V link_real(const St* p) { return S::load(p); }
+  static GLUON_SIMD_INLINE V link_real(Ptr<const St> p) { return load(p); }
   // Whether a hop's half spinor is scaled, and by what (sc): the boundary phase ph where the hop
   // wraps; in half also the neighbours' norms times kHalfHop (nrm, in_scale), on every hop.
   static GLUON_SIMD_INLINE bool hop_scale(bool wrap, V ph, V nrm, V& sc) {
@@ -245,10 +308,10 @@ struct Kernel {
   // The r8 links of direction mu at the W sites from s0: forward (u) and backward (u_back), rebuilt
   // together. Not kPairR8: nothing.
   template <int mu>
-  GLUON_SIMD_INLINE void rebuild_r8(std::int64_t s0, C fwd[3][3], C bwd[3][3]) const {
+  GLUON_SIMD_INLINE void rebuild_r8(Sites s0, C fwd[3][3], C bwd[3][3]) const {
     if constexpr (NR == 8 && kPairR8) {
-      const St* lf = link_tile(u, s0, mu);
-      const St* lb = link_tile(u_back, s0, mu);
+      const Ptr<const St> lf = link_tile(u, s0, mu);
+      const Ptr<const St> lb = link_tile(u_back, s0, mu);
       SimdR8Pair<T, W>::template unpack<kHalf>([&](int r) { return link_real(lf + r * kT); },
                                               [&](int r) { return link_real(lb + r * kT); }, fwd, bwd);
     }
@@ -257,52 +320,66 @@ struct Kernel {
   // Forward hop of direction mu: the neighbours' spinors through `get`, h scaled by sc where
   // `scaled` (hop_scale), the links at the tile (r8: rebuilt, rebuild_r8).
   template <int mu, class Get>
-  GLUON_SIMD_INLINE void forward(C acc[4][3], std::int64_t s0, const Get& get, bool scaled,
+  GLUON_SIMD_INLINE void forward(C acc[4][3], Sites s0, const Get& get, bool scaled,
                                                      V sc, const C (*r8)[3]) const {
     C h[2][3];
     project<mu, kFwd>(get, h);
     if (scaled) scale(h, sc);
-    const St* lt = link_tile(u, s0, mu);
+    const Ptr<const St> lt = link_tile(u, s0, mu);
     link_add<mu, kFwd, false>(acc, [&](int r) { return link_real(lt + r * kT); }, h, r8);
   }
   // Backward hop: the neighbours' spinors through getp, their links stored at the tile (u_back).
   template <int mu, class GetP>
-  GLUON_SIMD_INLINE void backward(C acc[4][3], std::int64_t s0, const GetP& getp, bool scaled,
+  GLUON_SIMD_INLINE void backward(C acc[4][3], Sites s0, const GetP& getp, bool scaled,
                                                       V sc, const C (*r8)[3]) const {
     C h[2][3];
     project<mu, -kFwd>(getp, h);
     if (scaled) scale(h, sc);
-    const St* lt = link_tile(u_back, s0, mu);
+    const Ptr<const St> lt = link_tile(u_back, s0, mu);
     link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * kT); }, h, r8);
   }
 
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
   // entries, then the 15 complex entries below the diagonal, row by row).
   // Half: C = the stored integers times the block's norm / 32767, applied to w first.
-  GLUON_SIMD_INLINE void apply_clover(std::int64_t s0, C v[4][3]) const {
-    const St* ct = clov + (s0 / kT) * (72 * kT) + lane_offset(s0);
+  GLUON_SIMD_INLINE void apply_clover(Sites s0, C v[4][3]) const {
+    const Ptr<const St> ct{clov + (s0.a / kT) * (72 * kT) + lane_offset(s0.a),
+                           clov + (s0.b / kT) * (72 * kT) + lane_offset(s0.b)};
     V bscale[2];
-    if constexpr (kHalf) {  // norms [2 s + b]: the W sites' pairs, split into blocks 0 and 1
-      static_assert(W == 8, "half runs whole tiles");
-      using M = typename S::M;
-      const V n0 = S::load(clov_norm + 2 * s0), n1 = S::load(clov_norm + 2 * s0 + W);
-      bscale[0] = __builtin_shuffle(n0, n1, M{0, 2, 4, 6, 8, 10, 12, 14}) * S::splat(T(1) / kHalfMax);
-      bscale[1] = __builtin_shuffle(n0, n1, M{1, 3, 5, 7, 9, 11, 13, 15}) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf) {  // norms [2 s + b]: each tile's pairs, split into blocks 0 and 1
+      static_assert(kStep == kT, "half runs whole tiles");
+      using SH = Simd<T, kT>;
+      using VH = typename SH::V;
+      auto blocks = [&](std::int64_t s, VH& b0, VH& b1) {
+        using M = typename SH::M;
+        const VH n0 = SH::load(clov_norm + 2 * s), n1 = SH::load(clov_norm + 2 * s + kT);
+        b0 = __builtin_shuffle(n0, n1, M{0, 2, 4, 6, 8, 10, 12, 14}) * SH::splat(T(1) / kHalfMax);
+        b1 = __builtin_shuffle(n0, n1, M{1, 3, 5, 7, 9, 11, 13, 15}) * SH::splat(T(1) / kHalfMax);
+      };
+      if constexpr (Pair) {
+        VH a0, a1, b0, b1;
+        blocks(s0.a, a0, a1);
+        blocks(s0.b, b0, b1);
+        bscale[0] = S::join(a0, b0);
+        bscale[1] = S::join(a1, b1);
+      } else {
+        blocks(s0.a, bscale[0], bscale[1]);
+      }
     }
     for (int b = 0; b < 2; ++b) {
-      const St* cb = ct + b * 36 * kT;
+      const Ptr<const St> cb = ct + b * 36 * kT;
       C w[6], o[6];
       for (int cc = 0; cc < 3; ++cc) w[cc] = v[2 * b][cc], w[3 + cc] = v[2 * b + 1][cc];
       if constexpr (kHalf)
         for (int i = 0; i < 6; ++i) w[i] = {w[i].re * bscale[b], w[i].im * bscale[b]};
       for (int i = 0; i < 6; ++i) {
-        const V d = S::load(cb + i * kT);
+        const V d = load(cb + i * kT);
         o[i] = {d * w[i].re, d * w[i].im};
       }
       for (int i = 1; i < 6; ++i)
         for (int j = 0; j < i; ++j) {
           const int k = i * (i - 1) / 2 + j;
-          const C h = {S::load(cb + (6 + 2 * k) * kT), S::load(cb + (7 + 2 * k) * kT)};
+          const C h = {load(cb + (6 + 2 * k) * kT), load(cb + (7 + 2 * k) * kT)};
           o[i] = S::mul_add(h, w[j], o[i]);
           o[j] = S::conj_mul_add(h, w[i], o[j]);
         }
@@ -320,12 +397,17 @@ struct Kernel {
   // (bench/results/2026-11-27-cpu-link-prefetch, trips 2-3).
   // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
   // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
-  GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
+  // Tile pairs: both tiles.
+  GLUON_SIMD_INLINE void prefetch(std::int64_t task) const {
     if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
-    if constexpr (W < kT)
-      if (tile % (kT / W) != 0) return;
+    prefetch_tile(task);
+    if constexpr (Pair) prefetch_tile(task + pair_tiles);
+  }
+  GLUON_SIMD_INLINE void prefetch_tile(std::int64_t tile) const {
+    if constexpr (kStep < kT)
+      if (tile % (kT / kStep) != 0) return;
     constexpr int spinor_bytes = 24 * kT * sizeof(St);
-    TilePos tp = tile_pos<W>(tile, dims, parity);
+    TilePos tp = tile_pos<kStep>(tile, dims, parity);
     tp.i0 -= lane_offset(tp.i0);
     tp.k0 -= static_cast<int>(lane_offset(tp.k0));
     const std::int64_t s0 = parity * half + tp.i0;
@@ -341,8 +423,8 @@ struct Kernel {
     }
     const bool read_once = prefetch_mode == static_cast<int>(CpuPrefetch::all);  // links, clover
     if (read_once) {
-      S::prefetch_bytes(link_tile(u, s0, 0), 4 * NR * kT * sizeof(St));
-      S::prefetch_bytes(link_tile(u_back, s0, 0), 4 * NR * kT * sizeof(St));
+      S::prefetch_bytes(link_tile(u, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St));
+      S::prefetch_bytes(link_tile(u_back, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St));
     }
     if (!stream_out) S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
     if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes);
@@ -360,11 +442,11 @@ struct Kernel {
     if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), kT * sizeof(float));
   }
 
-  // The W sites of a spinor field f (norms fn) from site s (first of a tile), decoded.
-  GLUON_SIMD_INLINE void load_spinor(const St* f, const float* fn, std::int64_t s, C v[4][3]) const {
-    const St* p = spinor_tile(f, s);
+  // The W sites of a spinor field f (norms fn) from sites s, decoded.
+  GLUON_SIMD_INLINE void load_spinor(const St* f, const float* fn, Sites s, C v[4][3]) const {
+    const Ptr<const St> p = spinor_tile(f, s);
     V sc{};
-    if constexpr (kHalf) sc = S::load(fn + s) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf) sc = load(Ptr<const float>{fn + s.a, fn + s.b}) * S::splat(T(1) / kHalfMax);
     for (int sp = 0; sp < 4; ++sp)
       for (int cc = 0; cc < 3; ++cc) {
         v[sp][cc] = S::real(load_c(p, sp, cc));
@@ -372,31 +454,37 @@ struct Kernel {
       }
   }
   // Stores v at the W sites of out from eo site s0 (half: with the sites' norms, store_half).
-  GLUON_SIMD_INLINE void store_out(std::int64_t s0, const C v[4][3]) const {
-    St* po = spinor_tile(out, s0 - out_shift);
+  GLUON_SIMD_INLINE void store_out(Sites s0, const C v[4][3]) const {
+    const Ptr<St> po = spinor_tile(out, s0 - out_shift);
     if constexpr (kHalf) {
       V r[24];
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) r[(sp * 3 + cc) * 2] = v[sp][cc].re, r[(sp * 3 + cc) * 2 + 1] = v[sp][cc].im;
-      S::template store_half<24>(po, out_norm + (s0 - out_shift), r, stream_out);
+      float* na = out_norm + (s0.a - out_shift);
+      if constexpr (Pair) S::template store_half2<24>(po.a, po.b, na, out_norm + (s0.b - out_shift), r, stream_out);
+      else S::template store_half<24>(po.a, na, r, stream_out);
     } else {
       for (int sp = 0; sp < 4; ++sp)
         for (int cc = 0; cc < 3; ++cc) {
           const int r = (sp * 3 + cc) * 2;
-          S::store(po + r * kT, v[sp][cc].re, stream_out);
-          S::store(po + (r + 1) * kT, v[sp][cc].im, stream_out);
+          store(po + r * kT, v[sp][cc].re);
+          store(po + (r + 1) * kT, v[sp][cc].im);
         }
     }
   }
+  GLUON_SIMD_INLINE void store(Ptr<St> p, V v) const {
+    if constexpr (Pair) S::store2(p.a, p.b, v, stream_out);
+    else S::store(p.a, v, stream_out);
+  }
 
-  // The W output sites of tile `tile` of the output parity.
-  GLUON_SIMD_INLINE void run_tile(std::int64_t tile) const {
-    const TilePos tp = tile_pos<W>(tile, dims, parity);
-    const std::int64_t i0 = tp.i0, row = tp.row;
-    const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
-    const std::int64_t s0 = parity * half + i0;  // eo index of lane 0
+  // The W output sites of task `task` of the output parity (Pair: tile `task` and its partner).
+  GLUON_SIMD_INLINE void run_tile(std::int64_t task) const {
+    const TilePos tp = tile_pos<kStep>(task, dims, parity);
+    const TilePos tb = Pair ? tile_pos<kStep>(task + pair_tiles, dims, parity) : tp;
+    const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;  // the partner's too (T / 2 even)
+    const Sites s0{parity * half + tp.i0, parity * half + tb.i0};  // eo index of each group's lane 0
     const std::int64_t other = (1 - parity) * half;
-    const std::int64_t row0 = other + row * Xh;  // first site of the neighbouring x-row
+    const Sites row0{other + tp.row * Xh, other + tb.row * Xh};  // first site of the neighbouring x-row
 
     C acc[4][3];
     for (int sp = 0; sp < 4; ++sp)
@@ -406,41 +494,43 @@ struct Kernel {
     {
       C lf[3][3], lb[3][3];
       rebuild_r8<0>(s0, lf, lb);
-      const std::int64_t same = row0 + k0;
-      const St* ps = spinor_tile(in, same - in_shift);
+      const Sites same = row0 + k0;
+      const Ptr<const St> ps = spinor_tile(in, same - in_shift);
       auto get_same = [&](int sp, int cc) { return load_c(ps, sp, cc); };
       const V n_same = in_scale(same);
       V sc;
       if (o == 0) {
         const bool s_fwd = hop_scale(false, V{}, n_same, sc);
         forward<0>(acc, s0, get_same, s_fwd, sc, lf);
-        // x - 1: sites k0 - 1 .. k0 + W - 2; lane 0 from the previous tile (row's last at k0 = 0).
+        // x - 1: sites k0 - 1 .. k0 + kStep - 2; a group's lane 0 from the previous tile (the
+        // row's last at k0 = 0).
         const bool wrap = k0 == 0;
-        const std::int64_t prev = wrap ? row0 + Xh - W : same - W;
-        const St* pp = spinor_tile(in, prev - in_shift);
+        const Sites prev = wrap ? row0 + (Xh - kStep) : same - kStep;
+        const Ptr<const St> pp = spinor_tile(in, prev - in_shift);
         auto get_p = [&](int sp, int cc) {
           const auto a0 = load_c(pp, sp, cc), a1 = load_c(ps, sp, cc);
-          return decltype(a0){S::shift_down(a0.re, a1.re), S::shift_down(a0.im, a1.im)};
+          return decltype(a0){shift_down(a0.re, a1.re), shift_down(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
-        ph[0] = phase_b[0];
+        for (int g = 0; g < kGroups; ++g) ph[g * kStep] = phase_b[0];
         V n_prev{};
-        if constexpr (kHalf) n_prev = S::shift_down(in_scale(prev), n_same);
+        if constexpr (kHalf) n_prev = shift_down(in_scale(prev), n_same);
         const bool s_bwd = hop_scale(wrap, ph, n_prev, sc);
         backward<0>(acc, s0, get_p, s_bwd, sc, lb);
       } else {
-        // x + 1: sites k0 + 1 .. k0 + W; lane W-1 from the next tile (row's first at the end).
-        const bool wrap = k0 + W == Xh;
-        const std::int64_t next = wrap ? row0 : same + W;
-        const St* pn = spinor_tile(in, next - in_shift);
+        // x + 1: sites k0 + 1 .. k0 + kStep; a group's last lane from the next tile (the row's
+        // first at the end).
+        const bool wrap = k0 + kStep == Xh;
+        const Sites next = wrap ? row0 : same + kStep;
+        const Ptr<const St> pn = spinor_tile(in, next - in_shift);
         auto get_n = [&](int sp, int cc) {
           const auto a0 = load_c(ps, sp, cc), a1 = load_c(pn, sp, cc);
-          return decltype(a0){S::shift_up(a0.re, a1.re), S::shift_up(a0.im, a1.im)};
+          return decltype(a0){shift_up(a0.re, a1.re), shift_up(a0.im, a1.im)};
         };
         V ph = S::splat(T(1));
-        ph[W - 1] = phase_f[0];
+        for (int g = 0; g < kGroups; ++g) ph[g * kStep + kStep - 1] = phase_f[0];
         V n_next{};
-        if constexpr (kHalf) n_next = S::shift_up(n_same, in_scale(next));
+        if constexpr (kHalf) n_next = shift_up(n_same, in_scale(next));
         const bool s_fwd = hop_scale(wrap, ph, n_next, sc);
         forward<0>(acc, s0, get_n, s_fwd, sc, lf);
         const bool s_bwd = hop_scale(false, V{}, n_same, sc);
@@ -448,9 +538,9 @@ struct Kernel {
       }
     }
     // y, z, t: whole tiles of the neighbouring rows.
-    hop_row<1>(acc, s0, tp);
-    hop_row<2>(acc, s0, tp);
-    hop_row<3>(acc, s0, tp);
+    hop_row<1>(acc, s0, tp, tb);
+    hop_row<2>(acc, s0, tp, tb);
+    hop_row<3>(acc, s0, tp, tb);
 
     const V av = S::splat(a);
     if constexpr (F == kCloverOnX) {  // C x + a acc
@@ -487,30 +577,34 @@ struct Kernel {
     return tp.c[mu] == 0 ? tp.row + (L - 1) * rs : tp.row - rs;
   }
 
+  // Along y, z, t; tp and tb: the two tiles' positions (the same without Pair). With Pair only
+  // t can wrap for one tile and not the other: the boundary phase goes to that tile's lanes.
   template <int mu>
-  GLUON_SIMD_INLINE void hop_row(C acc[4][3], std::int64_t s0, const TilePos& tp) const {
+  GLUON_SIMD_INLINE void hop_row(C acc[4][3], Sites s0, const TilePos& tp, const TilePos& tb) const {
     const std::int64_t row0 = (1 - parity) * half + tp.k0;
     V sc;
     C lf[3][3], lb[3][3];
     rebuild_r8<mu>(s0, lf, lb);
     {
-      const std::int64_t nb = row0 + neighbour_row(tp, mu, true) * tp.Xh;
-      const St* p = spinor_tile(in, nb - in_shift);
-      const bool scaled = hop_scale(tp.c[mu] == dims[mu] - 1, S::splat(phase_f[mu]), in_scale(nb), sc);
+      const Sites nb{row0 + neighbour_row(tp, mu, true) * tp.Xh, row0 + neighbour_row(tb, mu, true) * tp.Xh};
+      const Ptr<const St> p = spinor_tile(in, nb - in_shift);
+      const bool wa = tp.c[mu] == dims[mu] - 1, wb = tb.c[mu] == dims[mu] - 1;
+      const bool scaled = hop_scale(wa || wb, group_splat(wa, wb, phase_f[mu]), in_scale(nb), sc);
       forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lf);
     }
     {
-      const std::int64_t nb = row0 + neighbour_row(tp, mu, false) * tp.Xh;
-      const St* p = spinor_tile(in, nb - in_shift);
-      const bool scaled = hop_scale(tp.c[mu] == 0, S::splat(phase_b[mu]), in_scale(nb), sc);
+      const Sites nb{row0 + neighbour_row(tp, mu, false) * tp.Xh, row0 + neighbour_row(tb, mu, false) * tp.Xh};
+      const Ptr<const St> p = spinor_tile(in, nb - in_shift);
+      const bool wa = tp.c[mu] == 0, wb = tb.c[mu] == 0;
+      const bool scaled = hop_scale(wa || wb, group_splat(wa, wb, phase_b[mu]), in_scale(nb), sc);
       backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lb);
     }
   }
 };
 
-template <class T, class St, int NR, bool Dagger, bool HasX, int F>
+template <class T, class St, int NR, bool Dagger, bool HasX, int F, bool Pair>
 void launch(const WilsonSimdArgs& a) {
-  using K = Kernel<T, St, NR, Dagger, HasX, F>;
+  using K = Kernel<T, St, NR, Dagger, HasX, F, Pair>;
   K k;
   k.u = static_cast<const St*>(a.u);
   k.u_back = static_cast<const St*>(a.u_back);
@@ -522,7 +616,7 @@ void launch(const WilsonSimdArgs& a) {
   k.in_norm = a.in_norm;
   k.x_norm = a.x_norm;
   k.clov_norm = a.clover_norm;
-  k.stream_out = a.stream_out && K::W == kTileSites;
+  k.stream_out = a.stream_out && K::kStep == kTileSites;
   k.prefetch_mode = a.prefetch;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
@@ -542,14 +636,16 @@ void launch(const WilsonSimdArgs& a) {
   // data than the caches hold at 48^4: on the 16-core Xeon host the same volume with small time
   // slices (16^3 x 1296) ran 14-18% (double) and 10-14% (single) faster
   // (bench/results/2026-11-24-cpu-wilson-blocked).
-  const int ntx = a.dims[0] / 2 / K::W;  // tasks per x-row
+  // Tile pairs: the threads sweep the slices t < T/2, each task with its partner T/2 on.
+  const int ntx = a.dims[0] / 2 / K::kStep;  // tasks per x-row
   const std::int64_t yz = static_cast<std::int64_t>(a.dims[1]) * a.dims[2];
-  const int nt = a.dims[3];
+  const int nt = Pair ? a.dims[3] / 2 : a.dims[3];
+  k.pair_tiles = Pair ? nt * yz * ntx : 0;
   // Tiles prefetched ahead in the thread's order: 1, 2, 4 and 8 measured on the 2-core Zen 5 VM,
   // 2 the best or equal. Non-temporal stores of out (stream_out, cpu_simd.h) were no faster at
   // 16^4 there, nor at 48^4 on the 16-core Xeon host.
-  // (Half-tile tasks: as many tasks as make 2 tiles.)
-  constexpr std::int64_t ahead = 2 * kTileSites / K::W;
+  // (Half-tile tasks: as many tasks as make 2 tiles; tile pairs: 2 pairs.)
+  constexpr std::int64_t ahead = 2 * kTileSites / K::kStep;
 #pragma omp parallel
   {
     const std::int64_t nth = omp_get_num_threads(), id = omp_get_thread_num();
@@ -567,22 +663,31 @@ void launch(const WilsonSimdArgs& a) {
   }
 }
 
-template <class T, class St, int NR, bool Dagger>
+template <class T, class St, int NR, bool Dagger, bool Pair>
 void launch_fuse(const WilsonSimdArgs& a) {
   const bool x = a.x != nullptr;
   switch (a.fuse) {
     case kPlain:
-      return x ? launch<T, St, NR, Dagger, true, kPlain>(a) : launch<T, St, NR, Dagger, false, kPlain>(a);
+      return x ? launch<T, St, NR, Dagger, true, kPlain, Pair>(a) : launch<T, St, NR, Dagger, false, kPlain, Pair>(a);
     case kClover:
-      return x ? launch<T, St, NR, Dagger, true, kClover>(a) : launch<T, St, NR, Dagger, false, kClover>(a);
-    default: return launch<T, St, NR, Dagger, true, kCloverOnX>(a);
+      return x ? launch<T, St, NR, Dagger, true, kClover, Pair>(a) : launch<T, St, NR, Dagger, false, kClover, Pair>(a);
+    default: return launch<T, St, NR, Dagger, true, kCloverOnX, Pair>(a);
   }
 }
 
+// Tile pairs where asked for (WilsonSimdArgs::tile_pairs) and possible: computed in float, T a
+// multiple of 4 (the partner T/2 slices on has the same x parity).
 template <class T, class St, int NR>
 void launch_recon(const WilsonSimdArgs& a) {
-  if (a.dagger) launch_fuse<T, St, NR, true>(a);
-  else launch_fuse<T, St, NR, false>(a);
+  if constexpr (sizeof(T) == 4) {
+    if (a.tile_pairs && a.dims[3] % 4 == 0) {
+      if (a.dagger) launch_fuse<T, St, NR, true, true>(a);
+      else launch_fuse<T, St, NR, false, true>(a);
+      return;
+    }
+  }
+  if (a.dagger) launch_fuse<T, St, NR, true, false>(a);
+  else launch_fuse<T, St, NR, false, false>(a);
 }
 
 // Computed in T, stored as St (T, or int16_t for half with T = float).
