@@ -85,9 +85,9 @@ CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset) {
   throw InputError(std::string("GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found '") + e + "'");
 }
 
-bool cpu_simd_tile_pairs() {
+bool cpu_simd_tile_pairs(bool auto_default) {
   const char* e = std::getenv("GLUON_CPU_TILE_PAIRS");  // read at each call (tests, bench --ab-env)
-  if (!e || !*e || std::strcmp(e, "auto") == 0) return cpu_simd_isa() == CpuSimdIsa::avx512;
+  if (!e || !*e || std::strcmp(e, "auto") == 0) return auto_default && cpu_simd_isa() == CpuSimdIsa::avx512;
   if (std::strcmp(e, "1") == 0) return true;
   if (std::strcmp(e, "0") == 0) return false;
   throw InputError(std::string("GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found '") + e + "'");

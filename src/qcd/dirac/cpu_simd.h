@@ -42,12 +42,14 @@
 //                              (bench/results/2026-11-27-cpu-link-prefetch): Wilson/clover ahead
 //                              2-16% faster than all in 22 of 26 comparisons; staggered 1-25%
 //                              faster except naive double/single r12 (0.92-1.05 of all)
-//   cpu_simd_tile_pairs()      whether the Wilson kernels in single and half precision take two
+//   cpu_simd_tile_pairs(auto_default)
+//                              whether the Wilson kernels in single and half precision take two
 //                              tiles a task, 16 floats a vector (wilson_simd_impl.h), where T is
 //                              a multiple of 4: GLUON_CPU_TILE_PAIRS (read at each call) 1 on, 0
-//                              off, auto (unset) on with the avx512 build only, where 16 floats
-//                              are one register (with AVX2 they are two: 1 runs them there too,
-//                              for the tests)
+//                              off; auto (or unset) auto_default with the avx512 build only,
+//                              where 16 floats are one register (with AVX2 they are two: 1 runs
+//                              them there too, for the tests). The caller's auto_default:
+//                              wilson_simd.cpp
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
@@ -71,7 +73,7 @@ bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
 bool cpu_simd_stream_stores(double bytes, bool auto_by_default);
 CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset);
-bool cpu_simd_tile_pairs();
+bool cpu_simd_tile_pairs(bool auto_default);
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

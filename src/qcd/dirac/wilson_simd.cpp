@@ -54,7 +54,13 @@ bool try_wilson_simd(const DslashCall& call) {
   const double reals = 8.0 * a.nreals + 24.0 * (call.x ? 3 : 2) + (a.clover ? 72.0 : 0.0);
   a.stream_out = cpu_simd_stream_stores(static_cast<double>(idx.half) * reals * es, true);
   a.prefetch = static_cast<int>(cpu_simd_prefetch(CpuPrefetch::ahead));
-  a.tile_pairs = gp.precision != Precision::double_ && cpu_simd_tile_pairs();
+  // Two tiles a task (single and half): by default wherever they measured faster, inside one
+  // process on the Xeon host at 48^4 (bench/results/2026-11-27-cpu-tile-pairs): half and clover
+  // 1.00-1.32x, Wilson single r18 1.07-1.09x; Wilson single with r12 and r8 links read 0.92-0.99x
+  // and keep one tile.
+  const bool pairs_by_default =
+      gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
+  a.tile_pairs = cpu_simd_tile_pairs(pairs_by_default) && gp.precision != Precision::double_;
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   switch (gp.precision) {
     case Precision::double_: return v4 ? avx512::wilson_simd_double(a) : avx2::wilson_simd_double(a);

@@ -94,6 +94,8 @@ struct Kernel {
   // 0 of each group in a field.
   struct Sites {
     std::int64_t a, b;
+    // (b is a without Pair, so that the compiler has nothing of b's to compute.)
+    static Sites of(std::int64_t a, std::int64_t b) { return {a, Pair ? b : a}; }
     Sites operator+(std::int64_t d) const { return {a + d, b + d}; }
     Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
   };
@@ -482,9 +484,9 @@ struct Kernel {
     const TilePos tp = tile_pos<kStep>(task, dims, parity);
     const TilePos tb = Pair ? tile_pos<kStep>(task + pair_tiles, dims, parity) : tp;
     const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;  // the partner's too (T / 2 even)
-    const Sites s0{parity * half + tp.i0, parity * half + tb.i0};  // eo index of each group's lane 0
+    const Sites s0 = Sites::of(parity * half + tp.i0, parity * half + tb.i0);  // each group's lane 0
     const std::int64_t other = (1 - parity) * half;
-    const Sites row0{other + tp.row * Xh, other + tb.row * Xh};  // first site of the neighbouring x-row
+    const Sites row0 = Sites::of(other + tp.row * Xh, other + tb.row * Xh);  // the neighbouring x-row
 
     C acc[4][3];
     for (int sp = 0; sp < 4; ++sp)
@@ -586,16 +588,16 @@ struct Kernel {
     C lf[3][3], lb[3][3];
     rebuild_r8<mu>(s0, lf, lb);
     {
-      const Sites nb{row0 + neighbour_row(tp, mu, true) * tp.Xh, row0 + neighbour_row(tb, mu, true) * tp.Xh};
+      const Sites nb = Sites::of(row0 + neighbour_row(tp, mu, true) * tp.Xh, row0 + neighbour_row(tb, mu, true) * tp.Xh);
       const Ptr<const St> p = spinor_tile(in, nb - in_shift);
-      const bool wa = tp.c[mu] == dims[mu] - 1, wb = tb.c[mu] == dims[mu] - 1;
+      const bool wa = tp.c[mu] == dims[mu] - 1, wb = Pair ? tb.c[mu] == dims[mu] - 1 : wa;
       const bool scaled = hop_scale(wa || wb, group_splat(wa, wb, phase_f[mu]), in_scale(nb), sc);
       forward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lf);
     }
     {
-      const Sites nb{row0 + neighbour_row(tp, mu, false) * tp.Xh, row0 + neighbour_row(tb, mu, false) * tp.Xh};
+      const Sites nb = Sites::of(row0 + neighbour_row(tp, mu, false) * tp.Xh, row0 + neighbour_row(tb, mu, false) * tp.Xh);
       const Ptr<const St> p = spinor_tile(in, nb - in_shift);
-      const bool wa = tp.c[mu] == 0, wb = tb.c[mu] == 0;
+      const bool wa = tp.c[mu] == 0, wb = Pair ? tb.c[mu] == 0 : wa;
       const bool scaled = hop_scale(wa || wb, group_splat(wa, wb, phase_b[mu]), in_scale(nb), sc);
       backward<mu>(acc, s0, [&](int sp, int cc) { return load_c(p, sp, cc); }, scaled, sc, lb);
     }
