@@ -7,7 +7,8 @@
 // ((s / 8) * nobj * nreals + obj * nreals + r) * 8 + s % 8 (tiles of kT = 8 sites), so real r of
 // 8 consecutive sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One
 // task is W output sites, a whole tile (W = 8) or, in double without AVX-512, half a tile (W = 4,
-// 256 bits; kWilsonLanes says why): below, "tile" means a task's W sites. They lie in one x-row
+// 256 bits; kWilsonLanes says why), or in single and half two tiles (W = 16, Pair: see Kernel);
+// below, "tile" means the kStep sites of one lane group (the whole task but with Pair). They lie in one x-row
 // (fixed y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t)
 // % 2 for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
 // (same k), and the x neighbours are the same tile (x+1 when o = 0, x-1 when o = 1) or the tile
