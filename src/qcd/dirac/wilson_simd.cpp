@@ -55,9 +55,10 @@ bool try_wilson_simd(const DslashCall& call) {
   a.stream_out = cpu_simd_stream_stores(static_cast<double>(idx.half) * reals * es, true);
   a.prefetch = static_cast<int>(cpu_simd_prefetch(CpuPrefetch::ahead));
   // Two tiles a task (single and half): by default wherever they measured faster, inside one
-  // process on the Xeon host at 48^4 (bench/results/2026-11-27-cpu-tile-pairs): half and clover
-  // 1.00-1.32x, Wilson single r18 1.07-1.09x; Wilson single with r12 and r8 links read 0.92-0.99x
-  // and keep one tile.
+  // process on the Xeon host at 48^4 (bench/results/2026-11-27-cpu-tile-pairs, three processes a
+  // row): half and clover 0.99-1.32x (row medians 1.00-1.26), Wilson single r18 1.02-1.09x
+  // (median 1.07); Wilson single with r12 and r8 links read 0.90-0.99x and keep one tile. The
+  // xpay forms follow their hop's choice (only the hop was timed).
   const bool pairs_by_default =
       gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
   a.tile_pairs = cpu_simd_tile_pairs(pairs_by_default) && gp.precision != Precision::double_;
