@@ -85,6 +85,23 @@ CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset) {
   throw InputError(std::string("GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found '") + e + "'");
 }
 
+int cpu_simd_prefetch_distance(int unset) {
+  const char* e = std::getenv("GLUON_CPU_PREFETCH_DISTANCE");  // read at each call (bench dslash --ab-env)
+  if (!e || !*e) return unset;
+  char* end = nullptr;
+  const long d = std::strtol(e, &end, 10);
+  if (*end != '\0' || d < 1 || d > 64)
+    throw InputError(std::string("GLUON_CPU_PREFETCH_DISTANCE: expected tiles ahead, 1 to 64, found '") + e + "'");
+  return static_cast<int>(d);
+}
+
+bool cpu_simd_prefetch_l2() {
+  const char* e = std::getenv("GLUON_CPU_PREFETCH_LEVEL");  // read at each call (bench dslash --ab-env)
+  if (!e || !*e || std::strcmp(e, "l1") == 0) return false;
+  if (std::strcmp(e, "l2") == 0) return true;
+  throw InputError(std::string("GLUON_CPU_PREFETCH_LEVEL: expected l1 or l2, found '") + e + "'");
+}
+
 bool cpu_simd_tile_pairs(bool auto_default) {
   const char* e = std::getenv("GLUON_CPU_TILE_PAIRS");  // read at each call (tests, bench --ab-env)
   if (!e || !*e || std::strcmp(e, "auto") == 0) return auto_default && cpu_simd_isa() == CpuSimdIsa::avx512;

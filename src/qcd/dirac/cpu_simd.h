@@ -73,6 +73,8 @@ bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
 bool cpu_simd_stream_stores(double bytes, bool auto_by_default);
 CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset);
+int cpu_simd_prefetch_distance(int unset);
+bool cpu_simd_prefetch_l2();
 bool cpu_simd_tile_pairs(bool auto_default);
 GaugeField backward_links(const GaugeField& u, int dist);
 

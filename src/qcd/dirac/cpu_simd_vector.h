@@ -362,13 +362,13 @@ struct Simd {
             a.re * b.im + a.im * b.re - c.re * d.im - c.im * d.re};
   }
 
-  // Software prefetch of n bytes from p into L1 (write: for a store).
+  // Software prefetch of n bytes from p into L1, or (l2) into L2 only (write: for a store).
   template <class P>
-  static GLUON_SIMD_INLINE void prefetch_bytes(const P* p, int n, bool write = false) {
+  static GLUON_SIMD_INLINE void prefetch_bytes(const P* p, int n, bool write = false, bool l2 = false) {
     const char* c = reinterpret_cast<const char*>(p);
     for (int b = 0; b < n; b += 64) {
-      if (write) __builtin_prefetch(c + b, 1, 3);
-      else __builtin_prefetch(c + b, 0, 3);
+      if (write) l2 ? __builtin_prefetch(c + b, 1, 2) : __builtin_prefetch(c + b, 1, 3);
+      else l2 ? __builtin_prefetch(c + b, 0, 2) : __builtin_prefetch(c + b, 0, 3);
     }
   }
 };

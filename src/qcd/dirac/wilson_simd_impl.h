@@ -160,6 +160,7 @@ struct Kernel {
   const float* clov_norm;
   bool stream_out;  // out written with non-temporal stores (WilsonSimdArgs::stream_out)
   int prefetch_mode;  // CpuPrefetch (WilsonSimdArgs::prefetch)
+  bool prefetch_l2;  // into L2 only (WilsonSimdArgs::prefetch_l2)
   std::int64_t pair_tiles;  // Pair: tiles from a task's first tile to its partner (T/2 slices)
   int dims[4];
   int parity;
@@ -426,23 +427,23 @@ struct Kernel {
     }
     const bool read_once = prefetch_mode == static_cast<int>(CpuPrefetch::all);  // links, clover
     if (read_once) {
-      S::prefetch_bytes(link_tile(u, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St));
-      S::prefetch_bytes(link_tile(u_back, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St));
+      S::prefetch_bytes(link_tile(u, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St), false, prefetch_l2);
+      S::prefetch_bytes(link_tile(u_back, Sites{s0, s0}, 0).a, 4 * NR * kT * sizeof(St), false, prefetch_l2);
     }
-    if (!stream_out) S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true);
-    if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes);
+    if (!stream_out) S::prefetch_bytes(spinor_tile(out, s0 - out_shift), spinor_bytes, true, prefetch_l2);
+    if constexpr (HasX) S::prefetch_bytes(spinor_tile(x, s0 - x_shift), spinor_bytes, false, prefetch_l2);
     if constexpr (F != kPlain)
-      if (read_once) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St));
+      if (read_once) S::prefetch_bytes(clov + (s0 / kT) * (72 * kT), 72 * kT * sizeof(St), false, prefetch_l2);
     if constexpr (kHalf) {
-      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true);
-      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kT * sizeof(float));
+      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), kT * sizeof(float), true, prefetch_l2);
+      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kT * sizeof(float), false, prefetch_l2);
       if constexpr (F != kPlain)
-        if (read_once) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float));
+        if (read_once) S::prefetch_bytes(clov_norm + 2 * s0, 2 * kT * sizeof(float), false, prefetch_l2);
     }
   }
   GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
-    S::prefetch_bytes(spinor_tile(in, s - in_shift), 24 * kT * sizeof(St));
-    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), kT * sizeof(float));
+    S::prefetch_bytes(spinor_tile(in, s - in_shift), 24 * kT * sizeof(St), false, prefetch_l2);
+    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), kT * sizeof(float), false, prefetch_l2);
   }
 
   // The W sites of a spinor field f (norms fn) from sites s, decoded.
@@ -621,6 +622,7 @@ void launch(const WilsonSimdArgs& a) {
   k.clov_norm = a.clover_norm;
   k.stream_out = a.stream_out && K::kStep == kTileSites;
   k.prefetch_mode = a.prefetch;
+  k.prefetch_l2 = a.prefetch_l2;
   for (int mu = 0; mu < 4; ++mu) {
     k.dims[mu] = a.dims[mu];
     k.phase_f[mu] = static_cast<T>(a.phase_f[mu]);
@@ -648,7 +650,7 @@ void launch(const WilsonSimdArgs& a) {
   // 2 the best or equal. Non-temporal stores of out (stream_out, cpu_simd.h) were no faster at
   // 16^4 there, nor at 48^4 on the 16-core Xeon host.
   // (Half-tile tasks: as many tasks as make 2 tiles; tile pairs: 2 pairs.)
-  constexpr std::int64_t ahead = 2 * kTileSites / K::kStep;
+  const std::int64_t ahead = std::int64_t{a.prefetch_distance} * kTileSites / K::kStep;
 #pragma omp parallel
   {
     const std::int64_t nth = omp_get_num_threads(), id = omp_get_thread_num();

@@ -33,6 +33,8 @@ struct WilsonSimdArgs {
   bool dagger = false;
   bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
   int prefetch = 0;         // CpuPrefetch (cpu_simd_prefetch)
+  int prefetch_distance = 2;  // tiles ahead (cpu_simd_prefetch_distance)
+  bool prefetch_l2 = false;   // prefetch into L2 only (cpu_simd_prefetch_l2)
   bool tile_pairs = false;  // single and half: two tiles a task where T % 4 == 0 (cpu_simd_tile_pairs)
   double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
 };
