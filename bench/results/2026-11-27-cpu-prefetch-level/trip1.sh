@@ -5,6 +5,7 @@
 # (ahead, 2, l1) first, for Wilson and clover r12 in double, single and half and three r8 rows,
 # 48^4, 16 OpenMP threads, two processes a row. Then compute against memory: Wilson half and
 # single r12 at 16^3 x 32 (every field in the 300 MiB L3) and at 48^4, two processes each.
+# Processes that would start after LIMIT seconds (540) are skipped, to end within a call.
 set -u
 R=/tmp/pl1; rm -rf $R; mkdir -p $R
 S=$SECONDS
@@ -18,6 +19,7 @@ echo "wilson_simd tests with l2, 4 ahead: rc $? ($(grep -E '^\[  (PASSED|FAILED)
 export OMP_NUM_THREADS=16
 one() {  # label lattice iterations args...
   local label=$1 lat=$2 it=$3; shift 3
+  if (( SECONDS - S > ${LIMIT:-540} )); then echo "$label skipped (time)"; return; fi
   build/bin/gluon bench dslash --backend cpu --lattice $lat --iterations $it --json "$@" > $R/$label.json 2> $R/$label.err
   python3 -c "
 import json
