@@ -42,6 +42,14 @@
 //                              (bench/results/2026-11-27-cpu-link-prefetch): Wilson/clover ahead
 //                              2-16% faster than all in 22 of 26 comparisons; staggered 1-25%
 //                              faster except naive double/single r12 (0.92-1.05 of all)
+//   cpu_simd_prefetch_distance(unset), cpu_simd_prefetch_l2()
+//                              how many tiles ahead the Wilson kernels prefetch
+//                              (GLUON_CPU_PREFETCH_DISTANCE, 1-64; unset: `unset`, 2) and whether
+//                              into L2 only (GLUON_CPU_PREFETCH_LEVEL=l2: prefetcht1) rather than
+//                              L1 (l1, unset), both read at each call. On the Xeon host no
+//                              setting beat 2 and l1 (0.97-1.02 inside one process at 48^4); on a
+//                              Zen 4 VM l2 made Wilson half 1.13x faster
+//                              (bench/results/2026-11-27-cpu-prefetch-level)
 //   cpu_simd_tile_pairs(auto_default)
 //                              whether the Wilson kernels in single and half precision take two
 //                              tiles a task, 16 floats a vector (wilson_simd_impl.h), where T is
