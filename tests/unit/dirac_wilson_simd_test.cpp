@@ -414,16 +414,19 @@ bool same_bytes(SpinorField& a, SpinorField& b) {
 }  // namespace
 
 // Output written with non-temporal stores (GLUON_CPU_STREAM_STORES=1; by default only above the
-// last-level cache, cpu_simd.h) holds the same bytes as with plain stores, in every precision and epilogue; and so does every
-// prefetch choice of GLUON_CPU_PREFETCH (a hint, which must not change a bit), and two tiles a
-// task or one (GLUON_CPU_TILE_PAIRS: the same operations on each lane; with the AVX-512 build,
-// where pairs run by default, bit for bit), where a value it does not know is an error naming it.
+// last-level cache, cpu_simd.h) holds the same bytes as with plain stores, in every precision and
+// epilogue; and so does every prefetch choice of GLUON_CPU_PREFETCH, _DISTANCE and _LEVEL (hints,
+// which must not change a bit), and two tiles a task or one (GLUON_CPU_TILE_PAIRS: the same
+// operations on each lane; with the AVX-512 build, where pairs run by default, bit for bit), where
+// a value it does not know is an error naming it.
 TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaultWrites) {
   const std::pair<const char*, const char*> modes[] = {{"GLUON_CPU_STREAM_STORES", "0"},
                                                        {"GLUON_CPU_STREAM_STORES", "1"},
                                                        {"GLUON_CPU_PREFETCH", "all"},
                                                        {"GLUON_CPU_PREFETCH", "spinors"},
                                                        {"GLUON_CPU_PREFETCH", "none"},
+                                                       {"GLUON_CPU_PREFETCH_DISTANCE", "7"},
+                                                       {"GLUON_CPU_PREFETCH_LEVEL", "l2"},
                                                        {"GLUON_CPU_TILE_PAIRS", "0"},
                                                        {"GLUON_CPU_TILE_PAIRS", "1"}};
   for (const Case& k : kFits) {
@@ -463,7 +466,9 @@ TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaul
       const std::pair<const char*, const char*> unknown[] = {
           {"GLUON_CPU_PREFETCH", "GLUON_CPU_PREFETCH: expected all, spinors, ahead or none, found 'links'"},
           {"GLUON_CPU_STREAM_STORES", "GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found 'links'"},
-          {"GLUON_CPU_TILE_PAIRS", "GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found 'links'"}};
+          {"GLUON_CPU_TILE_PAIRS", "GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found 'links'"},
+          {"GLUON_CPU_PREFETCH_DISTANCE", "GLUON_CPU_PREFETCH_DISTANCE: expected tiles ahead, 1 to 64, found 'links'"},
+          {"GLUON_CPU_PREFETCH_LEVEL", "GLUON_CPU_PREFETCH_LEVEL: expected l1 or l2, found 'links'"}};
       for (const auto& [var, message] : unknown) {
         const ScopedEnv env(var, "links");
         SpinorField o(tiled_params(g, k.p));
