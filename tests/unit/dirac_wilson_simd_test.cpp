@@ -469,6 +469,11 @@ TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaul
           {"GLUON_CPU_TILE_PAIRS", "GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found 'links'"},
           {"GLUON_CPU_PREFETCH_DISTANCE", "GLUON_CPU_PREFETCH_DISTANCE: expected tiles ahead, 1 to 64, found 'links'"},
           {"GLUON_CPU_PREFETCH_LEVEL", "GLUON_CPU_PREFETCH_LEVEL: expected l1 or l2, found 'links'"}};
+      for (const char* d : {"0", "65"}) {  // out of range
+        const ScopedEnv env("GLUON_CPU_PREFETCH_DISTANCE", d);
+        SpinorField o(tiled_params(g, k.p));
+        EXPECT_THROW(w.dslash(o, fin, 0, false), InputError) << "GLUON_CPU_PREFETCH_DISTANCE=" << d;
+      }
       for (const auto& [var, message] : unknown) {
         const ScopedEnv env(var, "links");
         SpinorField o(tiled_params(g, k.p));

@@ -54,7 +54,7 @@ bool try_wilson_simd(const DslashCall& call) {
   const double reals = 8.0 * a.nreals + 24.0 * (call.x ? 3 : 2) + (a.clover ? 72.0 : 0.0);
   a.stream_out = cpu_simd_stream_stores(static_cast<double>(idx.half) * reals * es, true);
   a.prefetch = static_cast<int>(cpu_simd_prefetch(CpuPrefetch::ahead));
-  a.prefetch_distance = cpu_simd_prefetch_distance(2);
+  a.prefetch_distance = cpu_simd_prefetch_distance(a.prefetch_distance);
   a.prefetch_l2 = cpu_simd_prefetch_l2();
   // Two tiles a task (single and half): by default wherever they measured faster, inside one
   // process on the Xeon host at 48^4 (bench/results/2026-11-27-cpu-tile-pairs, three processes a

@@ -646,10 +646,10 @@ void launch(const WilsonSimdArgs& a) {
   const std::int64_t yz = static_cast<std::int64_t>(a.dims[1]) * a.dims[2];
   const int nt = Pair ? a.dims[3] / 2 : a.dims[3];
   k.pair_tiles = Pair ? nt * yz * ntx : 0;
-  // Tiles prefetched ahead in the thread's order: 1, 2, 4 and 8 measured on the 2-core Zen 5 VM,
-  // 2 the best or equal. Non-temporal stores of out (stream_out, cpu_simd.h) were no faster at
-  // 16^4 there, nor at 48^4 on the 16-core Xeon host.
-  // (Half-tile tasks: as many tasks as make 2 tiles; tile pairs: 2 pairs.)
+  // Tiles prefetched ahead in the thread's order (WilsonSimdArgs::prefetch_distance, default 2):
+  // 1, 2, 4 and 8 measured on the 2-core Zen 5 VM, 2 the best or equal; on the Xeon host 4 tiles
+  // into L2 read 0.976-1.020 of 2 into L1 (bench/results/2026-11-27-cpu-prefetch-level).
+  // (Half-tile tasks: as many tasks as make d tiles; tile pairs: d pairs.)
   const std::int64_t ahead = std::int64_t{a.prefetch_distance} * kTileSites / K::kStep;
 #pragma omp parallel
   {
