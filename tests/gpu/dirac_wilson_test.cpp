@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/halo.h"
 #include "gluon/qcd/dirac/reference_wilson.h"
 #include "gluon/qcd/dirac/wilson.h"
 #include "gluon/qcd/field_convert.h"
@@ -267,8 +270,9 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
 }
 
 // Each launch variant of the dslash (runtime::set_forced_variant): variant 0 at the tuned block,
-// and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), which the
-// other tests see only when the tuner picks it; on lattices of 8-, 16- and 12-site x-rows.
+// and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), then in
+// double and single the two-thread kernel and its floors, which the other tests see only when
+// the tuner picks them; on lattices of 8-, 16- and 12-site x-rows.
 TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
@@ -289,7 +293,7 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
         for (bool dag : {false, true}) {
           if (dag) mc->Mdag(want, in_c);
           else mc->M(want, in_c);
-          for (int v = 0; v < 8; ++v) {
+          for (int v = 0; v < 13; ++v) {
             runtime::set_forced_variant(v);
             if (dag) mg->Mdag(got, in_g);
             else mg->M(got, in_g);
@@ -300,6 +304,89 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
           runtime::set_forced_variant(-1);
         }
       }
+  }
+}
+
+// The two-thread kernel (GLUON_GPU_SITE_THREADS=2: a site's forward hops on one thread, its
+// backward hops on the next, each storing one chiral half), in each of its launch variants, for
+// double and single with r18 and r12 links, D and D^dagger, Wilson and both clover forms (whose
+// epilogues take one clover block a thread), with antiperiodic boundary phases in y and t (the
+// hops' run-time choice of phase); and on the halo path (dimensions forced cut, both policies:
+// ghosts read in the body, or added by the exterior kernels). GLUON_GPU_SITE_THREADS=7 is an
+// error naming it.
+TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
+  GLUON_REQUIRE_GPU();
+  const runtime::Exec gpu = runtime::cuda_exec();
+  struct Env {
+    Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~Env() { unsetenv(name_); }
+    const char* name_;
+  };
+  struct Reset {
+    ~Reset() {
+      runtime::set_forced_variant(-1);
+      set_default_halo_policy(HaloPolicy::auto_);
+    }
+  } reset;
+  const Geometry g({8, 6, 8, 12});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 91, cpu);
+  struct Variant {
+    DiracType type;
+    bool eo;
+    CloverPreconditioning pc;
+  };
+  const Variant variants[] = {{DiracType::wilson, false, CloverPreconditioning::asymmetric},
+                              {DiracType::wilson, true, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, false, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, true, CloverPreconditioning::asymmetric},
+                              {DiracType::clover, true, CloverPreconditioning::symmetric}};
+  for (const Variant& v : variants)
+    for (Precision p : {Precision::double_, Precision::single})
+      for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
+        DiracParams dp = family_params(v.type, v.eo, v.pc, p, r);
+        dp.boundary = {1, -1, 1, -1};
+        const auto mc = make_dirac(dp, u, cpu);
+        const SpinorField in_c = source(g, mc->vector_params(), 92);
+        SpinorField want(mc->vector_params()), wantd(mc->vector_params());
+        mc->M(want, in_c);
+        mc->Mdag(wantd, in_c);
+        const std::string what = to_string(v.type) + " eo " + std::to_string(v.eo) + " pc " +
+                                 std::to_string(static_cast<int>(v.pc)) + " " + to_string(p) + " " + to_string(r);
+        Env two("GLUON_GPU_SITE_THREADS", "2");
+        for (const char* cuts : {"", "1,1,1,1"})
+          for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
+            if (!*cuts && pol == HaloPolicy::overlap) continue;
+            std::optional<Env> cut;
+            if (*cuts) cut.emplace("GLUON_HALO_FORCE_CUT", cuts);
+            set_default_halo_policy(pol);
+            const auto mg = make_dirac(dp, u, gpu);
+            const SpinorField in_g = converted(in_c, mg->vector_params(), gpu);
+            SpinorField got(mg->vector_params());
+            for (int var = 0; var < 7; ++var) {  // past the kernel's count: the tuned one
+              runtime::set_forced_variant(var);
+              mg->M(got, in_g);
+              EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tolerance(p))
+                  << what << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " M";
+              mg->Mdag(got, in_g);
+              EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(wantd, cpu)), tolerance(p))
+                  << what << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " Mdag";
+            }
+            runtime::set_forced_variant(-1);
+          }
+      }
+  Env bad("GLUON_GPU_SITE_THREADS", "7");
+  const auto mg = make_dirac(family_params(DiracType::wilson, true, CloverPreconditioning::asymmetric,
+                                           Precision::single, Reconstruct::r12),
+                             u, gpu);
+  const SpinorField in_g = converted(source(g, mg->vector_params(), 93), mg->vector_params(), gpu);
+  SpinorField got(mg->vector_params());
+  try {
+    mg->M(got, in_g);
+    ADD_FAILURE() << "GLUON_GPU_SITE_THREADS=7 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("GLUON_GPU_SITE_THREADS"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'7'"), std::string::npos) << e.what();
   }
 }
 

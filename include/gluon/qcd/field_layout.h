@@ -237,6 +237,53 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
 #endif
 }
 
+// The Count reals [first, first + Count) of object obj (N reals) at site s, `first` a multiple of
+// the blocked order's block (a run-time value: which of a pair of threads sharing a site, for
+// kernels that split a site over two threads). Device code assumes the blocked order, whose whole
+// blocks move as vectors; the host takes any order, real by real.
+template <class Store, int N, int Count, bool Streaming = false>
+GLUON_HD_INLINE void store_reals_span(Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
+                                      const Store* in) {
+  constexpr int K = blocked_block<Store, N>();
+  static_assert(Count % K == 0, "a span must be whole blocks");
+#ifdef __CUDA_ARCH__
+  using B = RealBlock<Store, K>;
+  B* base = reinterpret_cast<B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
+                      static_cast<unsigned>(s);
+  GLUON_UNROLL
+  for (int b = 0; b < Count / K; ++b) {
+    B w;
+    for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
+    if constexpr (Streaming) store_evict_first(base + b0 + b * stride, w);
+    else base[b0 + b * stride] = w;
+  }
+#else
+  for (int r = 0; r < Count; ++r) data[L.offset(s, obj, first + r)] = in[r];
+#endif
+}
+template <class Store, int N, int Count>
+GLUON_HD_INLINE void load_reals_span(const Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
+                                     Store* out) {
+  constexpr int K = blocked_block<Store, N>();
+  static_assert(Count % K == 0, "a span must be whole blocks");
+#ifdef __CUDA_ARCH__
+  using B = RealBlock<Store, K>;
+  const B* base = reinterpret_cast<const B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
+                      static_cast<unsigned>(s);
+  GLUON_UNROLL
+  for (int b = 0; b < Count / K; ++b) {
+    const B w = base[b0 + b * stride];
+    for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
+  }
+#else
+  for (int r = 0; r < Count; ++r) out[r] = data[L.offset(s, obj, first + r)];
+#endif
+}
+
 // Builds a layout; for blocked, the block is blocked_block_reals (InputError at 2^32 blocks or
 // more); for tiled, W = kTiledSites (InputError when `sites` is not a multiple of W).
 FieldLayout make_layout(FieldOrder order, std::int64_t sites, std::int64_t pad, int nobj, int nreals,

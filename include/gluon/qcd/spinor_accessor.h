@@ -19,6 +19,10 @@
 //                                 order of the canonical Spinor<double> in memory.
 //                                 BlockedOnDevice: device code assumes the blocked order, the only
 //                                 one a stencil kernel then compiles (field_layout.h).
+//                                 load_chiral(s, h) / store_chiral(s, h, v): spins 2h, 2h + 1 of
+//                                 a Dirac spinor in double or single storage (ChiralHalf): the
+//                                 part of a site one of two threads sharing it owns (not half
+//                                 storage: its norm spans the whole site).
 //   spinor_real(v, r)             real r of a Spinor or ColorVector (reference), GLUON_HD
 //   dispatch_spinor(field, f)     calls f(accessor) with the accessor matching the field's
 //                                 run-time precision and nspin.
@@ -51,6 +55,13 @@ template <class T> GLUON_HD_INLINE T& spinor_real(ColorVector<T>& v, int r) {
 template <class T> GLUON_HD_INLINE const T& spinor_real(const ColorVector<T>& v, int r) {
   return (r & 1) ? v.c[r / 2].im : v.c[r / 2].re;
 }
+
+// Spins 2h, 2h + 1 of a Dirac spinor: one chirality in the DeGrand-Rossi basis (gamma5 = +1 for
+// h = 0, -1 for h = 1), so also what one of the clover term's two 6x6 blocks acts on.
+template <class T>
+struct ChiralHalf {
+  ColorVector<T> s[2];
+};
 
 template <class T, int nspin>
 using spinor_value_t = std::conditional_t<nspin == 4, Spinor<T>, ColorVector<T>>;
@@ -107,6 +118,34 @@ struct SpinorAccessor {
   template <class T> GLUON_HD_INLINE void store(std::int64_t s, const ColorVector<T>& v) const {
     static_assert(nspin == 1, "a colour vector needs a nspin = 1 accessor");
     store_value(s, v);
+  }
+  // Spins 2h, 2h + 1 (h = 0 or 1, a run-time value) of site s: reals [12 h, 12 h + 12), whole
+  // blocks of the blocked order in double and single storage. Device code assumes that order.
+  GLUON_HD_INLINE ChiralHalf<real> load_chiral(std::int64_t s, int h) const {
+    static_assert(nspin == 4 && !is_half_store<Store>, "load_chiral: Dirac spinors in double or single storage");
+#if defined(__CUDA_ARCH__)
+    static_assert(BlockedOnDevice, "load_chiral: device code reads the blocked order only");
+#endif
+    Store raw[12];
+    load_reals_span<Store, nreals, 12>(data, layout, s, 0, 12 * h, raw);
+    ChiralHalf<real> v;
+    for (int sp = 0; sp < 2; ++sp)
+      for (int c = 0; c < 3; ++c) v.s[sp].c[c] = Complex<real>(raw[6 * sp + 2 * c], raw[6 * sp + 2 * c + 1]);
+    return v;
+  }
+  template <bool Streaming = false, class T>
+  GLUON_HD_INLINE void store_chiral(std::int64_t s, int h, const ChiralHalf<T>& v) const {
+    static_assert(nspin == 4 && !is_half_store<Store>, "store_chiral: Dirac spinors in double or single storage");
+#if defined(__CUDA_ARCH__)
+    static_assert(BlockedOnDevice, "store_chiral: device code reads the blocked order only");
+#endif
+    Store raw[12];
+    for (int sp = 0; sp < 2; ++sp)
+      for (int c = 0; c < 3; ++c) {
+        raw[6 * sp + 2 * c] = static_cast<Store>(v.s[sp].c[c].re);
+        raw[6 * sp + 2 * c + 1] = static_cast<Store>(v.s[sp].c[c].im);
+      }
+    store_reals_span<Store, nreals, 12, Streaming>(data, layout, s, 0, 12 * h, raw);
   }
   // store() with the streaming hint on the device (st.global.cs, field_layout.h): for a kernel's
   // output that later kernels read from DRAM anyway. The same values as store().

@@ -130,6 +130,22 @@ GLUON_HD_INLINE ColorVector<T> adj_mul(const Matrix3<T>& m, const ColorVector<T>
   return r;
 }
 
+// m, or adj(m) when `adj` (a run-time value): element selects and a sign, no branch, so that the
+// threads of one warp that transport a forward hop and those that transport a backward one run
+// one instruction stream (the Wilson dslash with two threads a site).
+template <class T>
+GLUON_HD_INLINE Matrix3<T> adjoint_if(const Matrix3<T>& m, bool adj) {
+  Matrix3<T> r;
+  const T sign = adj ? T(-1) : T(1);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Complex<T>& a = m.e[i][j];
+      const Complex<T>& b = m.e[j][i];
+      r.e[i][j] = Complex<T>(adj ? b.re : a.re, sign * (adj ? b.im : a.im));
+    }
+  return r;
+}
+
 // Projects a near-unitary matrix back onto SU(3): normalise row 0, Gram-Schmidt row 1 against it,
 // row 2 = conj(row0 x row1). The same procedure MILC applies on every read.
 template <class T>

@@ -100,22 +100,30 @@ struct WilsonDslashKernel {
   const real* gb[4];
   FaceIndexer face;
 
+  // C_b psi at site s: the clover term's block b on spins 2b, 2b + 1. (Not apply_clover_block:
+  // half precision's block scale is applied to the product here, from load_unscaled.)
+  GLUON_HD_INLINE ChiralHalf<real> clover_block_times(int s, int b, const ChiralHalf<real>& psi) const {
+    real sc;  // half: the block's norm / 32767, applied to A v
+    const CloverBlock<real> A = clov.load_unscaled(s, b, sc);
+    Complex<real> v[6], o[6];
+    for (int c = 0; c < 3; ++c) v[c] = psi.s[0].c[c], v[3 + c] = psi.s[1].c[c];
+    A.apply(v, o);
+    ChiralHalf<real> r;
+    for (int c = 0; c < 3; ++c) r.s[0].c[c] = sc * o[c], r.s[1].c[c] = sc * o[3 + c];
+    return r;
+  }
   // C psi at site s, one chiral block at a time: block 1's 36 reals are loaded only after block
-  // 0 is applied, so they are never live together. (Not apply_clover_block: half precision's
-  // block scale is applied to the product here, from load_unscaled.)
+  // 0 is applied, so they are never live together.
   GLUON_HD_INLINE Spinor<real> clover_times(int s, const Spinor<real>& psi) const {
     Spinor<real> r;
-    Complex<real> v[6], o[6];
 #if defined(__CUDACC__)
 #pragma unroll
 #endif
     GLUON_UNROLL
-    for (int b = 0; b < 2; ++b) {  // unrolled: a run-time b puts r, v and o in local memory
-      real sc;  // half: the block's norm / 32767, applied to A v
-      const CloverBlock<real> A = clov.load_unscaled(s, b, sc);
-      for (int c = 0; c < 3; ++c) v[c] = psi.s[2 * b].c[c], v[3 + c] = psi.s[2 * b + 1].c[c];
-      A.apply(v, o);
-      for (int c = 0; c < 3; ++c) r.s[2 * b].c[c] = sc * o[c], r.s[2 * b + 1].c[c] = sc * o[3 + c];
+    for (int b = 0; b < 2; ++b) {  // unrolled: a run-time b puts r and the blocks in local memory
+      const ChiralHalf<real> h = clover_block_times(s, b, ChiralHalf<real>{{psi.s[2 * b], psi.s[2 * b + 1]}});
+      r.s[2 * b] = h.s[0];
+      r.s[2 * b + 1] = h.s[1];
     }
     return r;
   }
@@ -183,6 +191,88 @@ struct WilsonDslashKernel {
         spin_reconstruct_add<mu>(acc, adj_mul(U, h0), adj_mul(U, h1), -fwd, ph);
       }
     }
+  }
+
+  // One of dimension mu's two hops, for split_site: hop<mu>'s arithmetic with the direction a
+  // run-time value (backward: the -mu hop), so that the two threads of a site, one taking the
+  // forward hops and one the backward, run one instruction stream; a branch on the direction
+  // would issue both hops' code in every warp. The link is transposed by selects (adjoint_if).
+  template <int mu>
+  GLUON_HD_INLINE void hop_one_way(Spinor<real>& acc, int s, const int* c, int lex, bool backward) const {
+    const int d = idx.dims[mu];
+    const bool wrap = c[mu] == (backward ? 0 : d - 1);
+    if (cut[mu] & int(wrap)) {  // cut is uniform
+      if (mode == 1) {
+        if (backward) add_backward_ghost<mu>(acc, c);
+        else add_forward_ghost<mu>(acc, s, c);
+      }
+      return;
+    }
+    const int step = backward ? -stride[mu] : stride[mu];
+    const int nl = wrap ? lex - (d - 1) * step : lex + step;
+    const int nb = (1 - parity) * half + (nl >> 1);
+    real sc;
+    ColorVector<real> h0, h1;
+    project_neighbour<mu>(nb - in_shift, h0, h1, backward, sc);
+    const auto U = adjoint_if(u.load_link_unscaled(backward ? nb : s, mu), backward);
+    const real ph = with_link_sign(U, (wrap ? (backward ? phase_b[mu] : phase_f[mu]) : real(1)) * sc);
+    spin_reconstruct_add<mu>(acc, U * h0, U * h1, backward ? -fwd : fwd, ph);
+  }
+
+  // Output site i / 2 shared by threads i and i + 1 (i even; one warp, as every block is whole
+  // warps and the launch's count even): thread i takes the 4 forward hops, i + 1 the 4 backward
+  // ones, and after one exchange of 12 reals each owns one chiral half of the sum, spins 2h,
+  // 2h + 1 for h = i & 1, whose epilogue (x, the clover block h) and store it runs alone. Half the
+  // work a thread: a block lives half as long, so the launch's last wave drains in half the time
+  // (the one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
+  // bench/results/2026-11-27-volume-h200). Double and single storage with r18 or r12 links:
+  // half storage's norm spans the whole site, and r8's pivoted link has no cheap transpose.
+  template <bool Clover>
+  GLUON_HD_INLINE void split_site(std::int64_t i) const {
+#if defined(__CUDA_ARCH__)
+    const int h = static_cast<int>(i & 1);
+    const bool backward = h != 0;
+    int c[4], lex;
+    const int s = tiled_site(static_cast<int>(i >> 1), c, lex);
+    Spinor<real> acc;
+    for (int sp = 0; sp < 4; ++sp)
+      for (int k = 0; k < 3; ++k) acc.s[sp].c[k] = Complex<real>(real(0), real(0));
+    hop_one_way<0>(acc, s, c, lex, backward);
+    hop_one_way<1>(acc, s, c, lex, backward);
+    hop_one_way<2>(acc, s, c, lex, backward);
+    hop_one_way<3>(acc, s, c, lex, backward);
+    const unsigned pair = 3u << (threadIdx.x & 30u);
+    ChiralHalf<real> d;
+    for (int sp = 0; sp < 2; ++sp)
+      for (int k = 0; k < 3; ++k) {
+        const Complex<real> keep = backward ? acc.s[2 + sp].c[k] : acc.s[sp].c[k];
+        const Complex<real> give = backward ? acc.s[sp].c[k] : acc.s[2 + sp].c[k];
+        d.s[sp].c[k] = Complex<real>(keep.re + __shfl_xor_sync(pair, give.re, 1),
+                                     keep.im + __shfl_xor_sync(pair, give.im, 1));
+      }
+    ChiralHalf<real> r;
+    auto xpay = [&](const ChiralHalf<real>& base) {
+      for (int sp = 0; sp < 2; ++sp)
+        for (int k = 0; k < 3; ++k) r.s[sp].c[k] = base.s[sp].c[k] + a * d.s[sp].c[k];
+    };
+    if constexpr (Clover) {
+      if (fuse == kFuseCloverOnX) {  // C x + a D in
+        xpay(clover_block_times(s, h, x.load_chiral(s - x_shift, h)));
+        return out.template store_chiral<true>(s - out_shift, h, r);
+      }
+      if (fuse == kFuseClover) d = clover_block_times(s, h, d);
+    }
+    if (has_x) {
+      xpay(x.load_chiral(s - x_shift, h));
+    } else {
+      for (int sp = 0; sp < 2; ++sp)
+        for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * d.s[sp].c[k];
+    }
+    out.template store_chiral<true>(s - out_shift, h, r);
+#else
+    (void)i;
+    throw Error("wilson dslash: the two-thread kernel runs on the GPU only");
+#endif
   }
 
   // Ghost entries: 12 reals, the two colour vectors h0, h1 (re, im of each colour).
@@ -347,6 +437,15 @@ struct WilsonBody : K {
   static constexpr bool clover = Clover;
   GLUON_HD void operator()(std::int64_t i) const { this->template site<Clover>(i); }
 };
+
+// The body with two threads a site (split_site), launched over 2 x the parity's sites.
+template <class K, bool Clover>
+struct WilsonSplitBody : K {
+  GLUON_HD void operator()(std::int64_t i) const { this->template split_site<Clover>(i); }
+};
+// Whether split_site is built for these fields (its comment says why not for half and r8).
+template <class Store, Reconstruct R>
+inline constexpr bool wilson_split_built = !is_half_store<Store> && R != Reconstruct::r8;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
@@ -579,13 +678,28 @@ void run_wilson_dslash(const DslashCall& call) {
   spec.aux = "fuse " + std::to_string(call.fuse) + (call.dagger ? " dagger" : "");
   spec.aux += " mode " + std::to_string(call.view.mode);
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
-  auto run = [&](const auto& kern) {
+  // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
+  // split built) the two-thread kernel and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
+  const int threads = wilson_site_threads();
+  if (threads) spec.aux += " threads " + std::to_string(threads);
+  auto run = [&](const auto& kern, const auto& split) {
     using KT = std::decay_t<decltype(kern)>;
     using floors = occupancy_floors<Store>;
+    constexpr int nf = 1 + static_cast<int>(floors::size());
+    constexpr bool built = !std::is_same_v<std::decay_t<decltype(split)>, std::nullptr_t>;
+    const bool two = built && call.ex.on_device() && threads != 1;
+    const int first = two && threads == 2 ? nf : 0;
+    const int count = (first == 0 ? nf : 0) + (two ? nf : 0);
     auto go = [&](int v) {
-      launch_variant(v, kern, [&](const auto& f) { runtime::parallel_for(call.ex, spec, k.idx.half, f); }, floors{});
+      v += first;
+      if (v < nf) {
+        launch_variant(v, kern, [&](const auto& f) { runtime::parallel_for(call.ex, spec, k.idx.half, f); }, floors{});
+      } else if constexpr (built) {
+        launch_variant(v - nf, split, [&](const auto& f) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half, f); },
+                       floors{});
+      }
     };
-    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, 1 + static_cast<int>(floors::size()), go));
+    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, count, go));
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fold.kind != DslashFold::none) {
@@ -597,8 +711,14 @@ void run_wilson_dslash(const DslashCall& call) {
                                      : run_wilson_fold<Store, K, true>(call, k, spec);
     }
   }
-  if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k});
-  else run(WilsonBody<K, true>{k});
+#if defined(__CUDACC__)
+  if constexpr (wilson_split_built<Store, R>) {
+    if (call.fuse == kFusePlain) return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k});
+    return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k});
+  }
+#endif
+  if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k}, nullptr);
+  else run(WilsonBody<K, true>{k}, nullptr);
 }
 
 template <class Store>

@@ -55,6 +55,12 @@ struct DslashFold {
   const double *r2 = nullptr, *pAp = nullptr;
 };
 
+// GLUON_GPU_SITE_THREADS, read at each launch (tests, `gluon bench dslash --ab-env`): 1 or 2
+// keeps the GPU Wilson/clover dslash to the kernel with that many threads a site; unset or
+// "auto" (0) lets the tuner time both (where the two-thread kernel is built: double and single
+// storage, r18 and r12). InputError on any other value.
+int wilson_site_threads();
+
 struct DslashCall {
   const GaugeField* u = nullptr;
   // Where the CPU vector kernel runs: u's backward links stored at the site they act on,
