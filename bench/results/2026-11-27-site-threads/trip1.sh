@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 1 on one H100/H200: the Wilson/clover GPU dslash with one thread a site against two
+# Call 1 on one H100 or H200 (it ran on an H100): the Wilson/clover GPU dslash with one thread a site against two
 # (GLUON_GPU_SITE_THREADS=1,2: the tuner times each kind's plain kernel and occupancy floors),
 # interleaved in one process (`gluon bench dslash --ab-env`), 200 calls a setting, at 32^4 and
 # for Wilson single r12 also 32^3 x 64 (the volume that showed the one-thread kernel's fixed
