@@ -225,8 +225,8 @@ struct WilsonDslashKernel {
   // 2h + 1 for h = i & 1, whose epilogue (x, the clover block h) and store it runs alone. Half the
   // work a thread: a block lives half as long, so the launch's last wave drains in half the time
   // (the one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
-  // bench/results/2026-11-27-volume-h200). Double and single storage with r18 or r12 links:
-  // half storage's norm spans the whole site, and r8's pivoted link has no cheap transpose.
+  // bench/results/2026-11-27-volume-h200). r18 and r12 links only: r8's pivoted link has no
+  // cheap transpose. Half storage exchanges the halves' maxima for the site's norm.
   template <bool Clover>
   GLUON_HD_INLINE void split_site(std::int64_t i) const {
 #if defined(__CUDA_ARCH__)
@@ -255,10 +255,19 @@ struct WilsonDslashKernel {
       for (int sp = 0; sp < 2; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] = base.s[sp].c[k] + a * d.s[sp].c[k];
     };
+    // Half storage: the site's norm is the larger of the two halves' maxima.
+    auto store = [&] {
+      float site_max = 0.0f;
+      if constexpr (is_half_store<Store>) {
+        const float mine = S::chiral_max(r);
+        site_max = S::max_keeping_nan(mine, __shfl_xor_sync(pair, mine, 1));
+      }
+      out.template store_chiral<true>(s - out_shift, h, r, site_max);
+    };
     if constexpr (Clover) {
       if (fuse == kFuseCloverOnX) {  // C x + a D in
         xpay(clover_block_times(s, h, x.load_chiral(s - x_shift, h)));
-        return out.template store_chiral<true>(s - out_shift, h, r);
+        return store();
       }
       if (fuse == kFuseClover) d = clover_block_times(s, h, d);
     }
@@ -268,7 +277,7 @@ struct WilsonDslashKernel {
       for (int sp = 0; sp < 2; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * d.s[sp].c[k];
     }
-    out.template store_chiral<true>(s - out_shift, h, r);
+    store();
 #else
     (void)i;
     throw Error("wilson dslash: the two-thread kernel runs on the GPU only");
@@ -443,9 +452,9 @@ template <class K, bool Clover>
 struct WilsonSplitBody : K {
   GLUON_HD void operator()(std::int64_t i) const { this->template split_site<Clover>(i); }
 };
-// Whether split_site is built for these fields (its comment says why not for half and r8).
+// Whether split_site is built for these links (its comment says why not for r8).
 template <class Store, Reconstruct R>
-inline constexpr bool wilson_split_built = !is_half_store<Store> && R != Reconstruct::r8;
+inline constexpr bool wilson_split_built = R != Reconstruct::r8;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
