@@ -277,7 +277,11 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
   struct Reset {
-    ~Reset() { runtime::set_forced_variant(-1); }
+    Reset() { setenv("GLUON_GPU_SITE_THREADS", "auto", 1); }  // both kinds' variants
+    ~Reset() {
+      runtime::set_forced_variant(-1);
+      unsetenv("GLUON_GPU_SITE_THREADS");
+    }
   } reset;
   for (const Geometry& g : {Geometry({8, 8, 8, 16}), Geometry({16, 4, 4, 8}), Geometry({12, 4, 4, 8})}) {
     GaugeField u = GaugeField::canonical(g);

@@ -689,7 +689,12 @@ void run_wilson_dslash(const DslashCall& call) {
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
   // split built) the two-thread kernel and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
-  const int threads = wilson_site_threads();
+  // Unset: two threads where built, but one in half storage, where two measured 12-14% slower
+  // (H200, bench/results/2026-11-27-site-threads/, trip 2). In double and single two threads are
+  // 1.7-2.0% faster per call and even back to back, as the tuner times (its pick among both kinds,
+  // `auto`, followed noise of 0.5%).
+  const int asked = wilson_site_threads();
+  const int threads = asked >= 0 ? asked : (is_half_store<Store> ? 1 : 2);
   if (threads) spec.aux += " threads " + std::to_string(threads);
   auto run = [&](const auto& kern, const auto& split) {
     using KT = std::decay_t<decltype(kern)>;
