@@ -270,8 +270,8 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
 }
 
 // Each launch variant of the dslash (runtime::set_forced_variant): variant 0 at the tuned block,
-// and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), then the
-// two-thread kernel and its floors, which the other tests see only when
+// and every occupancy floor (__launch_bounds__(128, B): fewer registers, other spills), then in
+// double and single the two-thread kernel and its floors, which the other tests see only when
 // the tuner picks them; on lattices of 8-, 16- and 12-site x-rows.
 TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
@@ -313,7 +313,7 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
 
 // The two-thread kernel (GLUON_GPU_SITE_THREADS=2: a site's forward hops on one thread, its
 // backward hops on the next, each storing one chiral half), in each of its launch variants, for
-// double, single and half (whose two halves share one norm) with r18 and r12 links, D and D^dagger, Wilson and both clover forms (whose
+// double and single with r18 and r12 links, D and D^dagger, Wilson and both clover forms (whose
 // epilogues take one clover block a thread), with antiperiodic boundary phases in y and t (the
 // hops' run-time choice of phase); and on the halo path (dimensions forced cut, both policies:
 // ghosts read in the body, or added by the exterior kernels). GLUON_GPU_SITE_THREADS=7 is an
@@ -346,7 +346,7 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
                               {DiracType::clover, true, CloverPreconditioning::asymmetric},
                               {DiracType::clover, true, CloverPreconditioning::symmetric}};
   for (const Variant& v : variants)
-    for (Precision p : {Precision::double_, Precision::single, Precision::half})
+    for (Precision p : {Precision::double_, Precision::single})
       for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
         DiracParams dp = family_params(v.type, v.eo, v.pc, p, r);
         dp.boundary = {1, -1, 1, -1};

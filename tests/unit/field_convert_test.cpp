@@ -311,62 +311,9 @@ void check_chiral_halves(FieldOrder order, int pad) {
     }
 }
 
-// Half storage: load_chiral decodes with the site's norm as load does; the two halves stored with
-// the larger of their chiral_max (the two-thread kernel's exchange) are the site store() writes,
-// norm and integers; a NaN in either half makes the site's norm NaN, as store() does.
-void check_half_chiral_halves(FieldOrder order, int pad) {
-  SpinorFieldParams p;
-  p.geometry = kGeom;
-  p.subset = SiteSubset::odd;
-  p.precision = Precision::half;
-  p.order = order;
-  p.pad = pad;
-  SpinorField whole(p), halves(p);
-  auto a = make_spinor_accessor<std::int16_t, 4>(whole);
-  auto b = make_spinor_accessor<std::int16_t, 4>(halves);
-  using Acc = decltype(a);
-  std::mt19937 gen(9);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  const std::int64_t n = kGeom.half_volume();
-  for (std::int64_t s = 0; s < n; ++s) {
-    Spinor<double> v;
-    for (auto& sp : v.s)
-      for (auto& c : sp.c) c = complexd(dist(gen), dist(gen));
-    if (s == 3) v.s[3].c[2] = complexd(std::nan(""), 0.0);
-    if (s == 4) v = Spinor<double>{};
-    a.store(s, v);
-    const ChiralHalf<double> h0{{v.s[0], v.s[1]}}, h1{{v.s[2], v.s[3]}};
-    const float site_max = Acc::max_keeping_nan(Acc::chiral_max(h0), Acc::chiral_max(h1));
-    b.store_chiral(s, 1, h1, site_max);
-    b.store_chiral(s, 0, h0, site_max);
-  }
-  for (std::int64_t s = 0; s < n; ++s) {
-    const float na = whole.norms()[s], nb = halves.norms()[s];
-    if (std::isnan(na)) EXPECT_TRUE(std::isnan(nb)) << to_string(order) << " site " << s;
-    else EXPECT_EQ(na, nb) << to_string(order) << " site " << s;
-    for (int h = 0; h < 2; ++h) {
-      const Spinor<float> all = a.load(s);
-      const ChiralHalf<float> half = a.load_chiral(s, h);
-      const ChiralHalf<float> other = b.load_chiral(s, h);
-      for (int sp = 0; sp < 2; ++sp)
-        for (int c = 0; c < 3; ++c) {
-          if (std::isnan(na)) {
-            EXPECT_TRUE(std::isnan(other.s[sp].c[c].re)) << to_string(order) << " site " << s;
-            continue;
-          }
-          EXPECT_EQ(half.s[sp].c[c].re, all.s[2 * h + sp].c[c].re) << to_string(order) << " site " << s;
-          EXPECT_EQ(half.s[sp].c[c].im, all.s[2 * h + sp].c[c].im) << to_string(order) << " site " << s;
-          EXPECT_EQ(other.s[sp].c[c].re, half.s[sp].c[c].re) << to_string(order) << " site " << s;
-          EXPECT_EQ(other.s[sp].c[c].im, half.s[sp].c[c].im) << to_string(order) << " site " << s;
-        }
-    }
-  }
-}
-
 TEST(FieldConvert, SpinorAccessorChiralHalvesAreTheSpinPairs) {
   for (FieldOrder order : {FieldOrder::site_major, FieldOrder::blocked, FieldOrder::tiled}) {
     check_chiral_halves<double>(order, order == FieldOrder::blocked ? 3 : 0);
     check_chiral_halves<float>(order, order == FieldOrder::blocked ? 3 : 0);
-    check_half_chiral_halves(order, order == FieldOrder::blocked ? 3 : 0);
   }
 }

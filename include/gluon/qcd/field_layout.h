@@ -124,21 +124,15 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
 
 #ifdef __CUDA_ARCH__
 // One block stored with the streaming hint (st.global.cs): output the kernel never reads again,
-// kept from pushing its inputs (a stencil's neighbour spinors) out of L2. Its callers store Dirac
-// spinors: SpinorAccessor::store_streaming whole 16-byte blocks (every precision: blocked_block),
-// store_chiral 16-byte blocks or, in half, 8-byte half blocks.
+// kept from pushing its inputs (a stencil's neighbour spinors) out of L2. Its one caller,
+// SpinorAccessor::store_streaming, stores Dirac spinors, whose blocks are 16 bytes in every
+// precision (blocked_block).
 template <class B>
 __device__ __forceinline__ void store_evict_first(B* p, const B& w) {
-  static_assert(sizeof(B) == 16 || sizeof(B) == 8, "streaming stores are for 16- or 8-byte blocks");
-  if constexpr (sizeof(B) == 16) {
-    int4 v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<int4*>(p), v);
-  } else {
-    int2 v;
-    memcpy(&v, &w, sizeof v);
-    __stcs(reinterpret_cast<int2*>(p), v);
-  }
+  static_assert(sizeof(B) == 16, "streaming stores are for 16-byte blocks");
+  int4 v;
+  memcpy(&v, &w, sizeof v);
+  __stcs(reinterpret_cast<int4*>(p), v);
 }
 #endif
 
@@ -243,47 +237,27 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
 #endif
 }
 
-// The Count reals [first, first + Count) of object obj (N reals) at site s, `first` (a run-time
-// value: which of a pair of threads sharing a site, for kernels that split a site over two
-// threads) a multiple of the granule G = gcd(block, Count): whole 16-byte blocks in double and
-// single Dirac spinors, 8-byte half blocks in half (12 int16 reals are 1.5 of its 8-real
-// blocks). Device code assumes the blocked order and moves each granule as one vector; the host
-// takes any order, real by real.
-template <class Store, int N, int Count>
-constexpr int span_granule() {
-  int a = blocked_block<Store, N>(), b = Count;
-  while (b != 0) {
-    const int t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-#ifdef __CUDA_ARCH__
-// The granule holding real r of object obj at site s (blocked order; r a multiple of G).
-template <class Store, int N, int G>
-__device__ __forceinline__ RealBlock<Store, G>* span_granule_at(Store* data, const FieldLayout& L, std::int64_t s,
-                                                                 int obj, int r) {
-  constexpr int K = blocked_block<Store, N>();
-  const unsigned b = static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(r) / K;
-  const unsigned block = b * static_cast<unsigned>(L.stride) + static_cast<unsigned>(s);
-  return reinterpret_cast<RealBlock<Store, G>*>(data + static_cast<std::size_t>(block) * K +
-                                                 static_cast<unsigned>(r) % K);
-}
-#endif
+// The Count reals [first, first + Count) of object obj (N reals) at site s, `first` a multiple of
+// the blocked order's block (a run-time value: which of a pair of threads sharing a site, for
+// kernels that split a site over two threads). Device code assumes the blocked order, whose whole
+// blocks move as vectors; the host takes any order, real by real.
 template <class Store, int N, int Count, bool Streaming = false>
 GLUON_HD_INLINE void store_reals_span(Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
                                       const Store* in) {
-  constexpr int G = span_granule<Store, N, Count>();
+  constexpr int K = blocked_block<Store, N>();
+  static_assert(Count % K == 0, "a span must be whole blocks");
 #ifdef __CUDA_ARCH__
-  using B = RealBlock<Store, G>;
+  using B = RealBlock<Store, K>;
+  B* base = reinterpret_cast<B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
+                      static_cast<unsigned>(s);
   GLUON_UNROLL
-  for (int j = 0; j < Count / G; ++j) {
+  for (int b = 0; b < Count / K; ++b) {
     B w;
-    for (int k = 0; k < G; ++k) w.v[k] = in[j * G + k];
-    B* p = span_granule_at<Store, N, G>(data, L, s, obj, first + j * G);
-    if constexpr (Streaming) store_evict_first(p, w);
-    else *p = w;
+    for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
+    if constexpr (Streaming) store_evict_first(base + b0 + b * stride, w);
+    else base[b0 + b * stride] = w;
   }
 #else
   for (int r = 0; r < Count; ++r) data[L.offset(s, obj, first + r)] = in[r];
@@ -292,13 +266,18 @@ GLUON_HD_INLINE void store_reals_span(Store* data, const FieldLayout& L, std::in
 template <class Store, int N, int Count>
 GLUON_HD_INLINE void load_reals_span(const Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
                                      Store* out) {
-  constexpr int G = span_granule<Store, N, Count>();
+  constexpr int K = blocked_block<Store, N>();
+  static_assert(Count % K == 0, "a span must be whole blocks");
 #ifdef __CUDA_ARCH__
-  using B = RealBlock<Store, G>;
+  using B = RealBlock<Store, K>;
+  const B* base = reinterpret_cast<const B*>(data);
+  const unsigned stride = static_cast<unsigned>(L.stride);
+  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
+                      static_cast<unsigned>(s);
   GLUON_UNROLL
-  for (int j = 0; j < Count / G; ++j) {
-    const B w = *span_granule_at<Store, N, G>(const_cast<Store*>(data), L, s, obj, first + j * G);
-    for (int k = 0; k < G; ++k) out[j * G + k] = w.v[k];
+  for (int b = 0; b < Count / K; ++b) {
+    const B w = base[b0 + b * stride];
+    for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
   }
 #else
   for (int r = 0; r < Count; ++r) out[r] = data[L.offset(s, obj, first + r)];

@@ -74,27 +74,6 @@ GLUON_HD_INLINE ColorVector<T> adj_mul(const HalfR12Link<T>& u, const ColorVecto
   return adj_mul(u.m, g);
 }
 
-// A HalfR12Link or its adjoint, chosen by a run-time flag (adjoint_if), as one type: the
-// product scales component 2 of h by `pre` and of the result by `post` (one of them 1/32767).
-template <class T>
-struct OrientedHalfR12Link {
-  Matrix3<T> m;
-  T pre, post;
-};
-template <class T>
-GLUON_HD_INLINE OrientedHalfR12Link<T> adjoint_if(const HalfR12Link<T>& u, bool adj) {
-  const T s = T(1.0f / kHalfMax);
-  return {adjoint_if(u.m, adj), adj ? s : T(1), adj ? T(1) : s};
-}
-template <class T>
-GLUON_HD_INLINE ColorVector<T> operator*(const OrientedHalfR12Link<T>& u, const ColorVector<T>& h) {
-  ColorVector<T> g = h;
-  g.c[2] *= u.pre;
-  ColorVector<T> r = u.m * g;
-  r.c[2] *= u.post;
-  return r;
-}
-
 template <class Store, Reconstruct R, bool BlockedOnDevice = false>
 struct GaugeAccessor {
   using store_type = Store;

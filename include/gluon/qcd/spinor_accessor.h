@@ -19,10 +19,10 @@
 //                                 order of the canonical Spinor<double> in memory.
 //                                 BlockedOnDevice: device code assumes the blocked order, the only
 //                                 one a stencil kernel then compiles (field_layout.h).
-//                                 load_chiral(s, h) / store_chiral(s, h, v[, site_max]): spins
-//                                 2h, 2h + 1 of a Dirac spinor (ChiralHalf), the part of a site
-//                                 one of two threads sharing it owns; half storage stores with
-//                                 the whole site's norm, the larger chiral_max(v) of the halves.
+//                                 load_chiral(s, h) / store_chiral(s, h, v): spins 2h, 2h + 1 of
+//                                 a Dirac spinor in double or single storage (ChiralHalf): the
+//                                 part of a site one of two threads sharing it owns (not half
+//                                 storage: its norm spans the whole site).
 //   spinor_real(v, r)             real r of a Spinor or ColorVector (reference), GLUON_HD
 //   dispatch_spinor(field, f)     calls f(accessor) with the accessor matching the field's
 //                                 run-time precision and nspin.
@@ -120,72 +120,31 @@ struct SpinorAccessor {
     store_value(s, v);
   }
   // Spins 2h, 2h + 1 (h = 0 or 1, a run-time value) of site s: reals [12 h, 12 h + 12), whole
-  // blocks of the blocked order in double and single, half blocks in half storage (decoded with
-  // the site's norm). Device code assumes the blocked order.
+  // blocks of the blocked order in double and single storage. Device code assumes that order.
   GLUON_HD_INLINE ChiralHalf<real> load_chiral(std::int64_t s, int h) const {
-    static_assert(nspin == 4, "load_chiral: Dirac spinors");
+    static_assert(nspin == 4 && !is_half_store<Store>, "load_chiral: Dirac spinors in double or single storage");
 #if defined(__CUDA_ARCH__)
     static_assert(BlockedOnDevice, "load_chiral: device code reads the blocked order only");
 #endif
-    float scale = 1.0f;
-    if constexpr (is_half_store<Store>) scale = norm[s];
     Store raw[12];
     load_reals_span<Store, nreals, 12>(data, layout, s, 0, 12 * h, raw);
     ChiralHalf<real> v;
     for (int sp = 0; sp < 2; ++sp)
-      for (int c = 0; c < 3; ++c)
-        v.s[sp].c[c] = Complex<real>(RealCodec<Store>::decode(raw[6 * sp + 2 * c], scale),
-                                     RealCodec<Store>::decode(raw[6 * sp + 2 * c + 1], scale));
+      for (int c = 0; c < 3; ++c) v.s[sp].c[c] = Complex<real>(raw[6 * sp + 2 * c], raw[6 * sp + 2 * c + 1]);
     return v;
   }
-  // max(mx, a), NaN when either is NaN.
-  GLUON_HD_INLINE static float max_keeping_nan(float mx, float a) {
-#if defined(__CUDA_ARCH__)
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(mx) : "f"(mx), "f"(a));  // one FMNMX, NaN kept
-    return mx;
-#else
-    return (a > mx || a != a) ? a : mx;
-#endif
-  }
-  // The largest |real| of v, NaN if one is NaN: a half site's norm is the larger of its two
-  // chiral halves' (store_chiral's site_max).
-  template <class T>
-  GLUON_HD_INLINE static float chiral_max(const ChiralHalf<T>& v) {
-    float mx = 0.0f;
-    for (int sp = 0; sp < 2; ++sp)
-      for (int c = 0; c < 3; ++c) {
-        mx = max_keeping_nan(mx, std::fabs(static_cast<float>(v.s[sp].c[c].re)));
-        mx = max_keeping_nan(mx, std::fabs(static_cast<float>(v.s[sp].c[c].im)));
-      }
-    return mx;
-  }
-  // Stores spins 2h, 2h + 1 of site s. Half storage scales them by the whole site's norm,
-  // site_max (the larger chiral_max of the two halves; the h = 0 call writes it), so that the two
-  // halves read back as store() of the site would; other storage ignores site_max.
   template <bool Streaming = false, class T>
-  GLUON_HD_INLINE void store_chiral(std::int64_t s, int h, const ChiralHalf<T>& v, float site_max = 0.0f) const {
-    static_assert(nspin == 4, "store_chiral: Dirac spinors");
+  GLUON_HD_INLINE void store_chiral(std::int64_t s, int h, const ChiralHalf<T>& v) const {
+    static_assert(nspin == 4 && !is_half_store<Store>, "store_chiral: Dirac spinors in double or single storage");
 #if defined(__CUDA_ARCH__)
-    static_assert(BlockedOnDevice, "store_chiral: device code writes the blocked order only");
+    static_assert(BlockedOnDevice, "store_chiral: device code reads the blocked order only");
 #endif
     Store raw[12];
-    if constexpr (is_half_store<Store>) {
-      const float mx = half_norm(site_max);
-      if (h == 0) store_norm<Streaming>(s, mx);
-      const float k = mx > 0.0f ? kHalfMax / mx : 0.0f;
-      for (int sp = 0; sp < 2; ++sp)
-        for (int c = 0; c < 3; ++c) {
-          raw[6 * sp + 2 * c] = round_to_half(static_cast<float>(v.s[sp].c[c].re) * k);
-          raw[6 * sp + 2 * c + 1] = round_to_half(static_cast<float>(v.s[sp].c[c].im) * k);
-        }
-    } else {
-      (void)site_max;
-      for (int sp = 0; sp < 2; ++sp)
-        for (int c = 0; c < 3; ++c) {
-          raw[6 * sp + 2 * c] = static_cast<Store>(v.s[sp].c[c].re);
-          raw[6 * sp + 2 * c + 1] = static_cast<Store>(v.s[sp].c[c].im);
-        }
-    }
+    for (int sp = 0; sp < 2; ++sp)
+      for (int c = 0; c < 3; ++c) {
+        raw[6 * sp + 2 * c] = static_cast<Store>(v.s[sp].c[c].re);
+        raw[6 * sp + 2 * c + 1] = static_cast<Store>(v.s[sp].c[c].im);
+      }
     store_reals_span<Store, nreals, 12, Streaming>(data, layout, s, 0, 12 * h, raw);
   }
   // store() with the streaming hint on the device (st.global.cs, field_layout.h): for a kernel's
@@ -215,29 +174,29 @@ struct SpinorAccessor {
     }
   }
 
-  // A half site's norm from its largest |real|. |x| <= mx, so x * (32767 / mx) rounds into
-  // [-32767, 32767]: no clamp needed. A site below 1e-30 (where 32767 / mx would overflow) is
-  // stored as zero. A NaN component makes the norm NaN, so the whole site reads back NaN and a
-  // solver's finiteness checks see it (an int16 cannot hold it; the maximum used to skip it and
-  // store a finite site).
-  GLUON_HD_INLINE static float half_norm(float mx) { return mx < 1e-30f ? 0.0f : mx; }
-  template <bool Streaming>
-  GLUON_HD_INLINE void store_norm(std::int64_t s, float mx) const {
-#if defined(__CUDA_ARCH__)
-    if constexpr (Streaming) __stcs(norm + s, mx);
-    else norm[s] = mx;
-#else
-    norm[s] = mx;
-#endif
-  }
-
   template <class V, bool Streaming = false> GLUON_HD_INLINE void store_value(std::int64_t s, const V& v) const {
     if constexpr (is_half_store<Store>) {
       float mx = 0.0f;
       GLUON_UNROLL
-      for (int r = 0; r < nreals; ++r) mx = max_keeping_nan(mx, std::fabs(static_cast<float>(spinor_real(v, r))));
-      mx = half_norm(mx);
-      store_norm<Streaming>(s, mx);
+      for (int r = 0; r < nreals; ++r) {
+        const float a = std::fabs(static_cast<float>(spinor_real(v, r)));
+#if defined(__CUDA_ARCH__)
+        asm("max.NaN.f32 %0, %1, %2;" : "=f"(mx) : "f"(mx), "f"(a));  // one FMNMX, NaN kept
+#else
+        mx = (a > mx || a != a) ? a : mx;
+#endif
+      }
+      // |x| <= mx, so x * (32767 / mx) rounds into [-32767, 32767]: no clamp needed. A site
+      // below 1e-30 (where 32767 / mx would overflow) is stored as zero. A NaN component makes
+      // the norm NaN, so the whole site reads back NaN and a solver's finiteness checks see it
+      // (an int16 cannot hold it; the maximum used to skip it and store a finite site).
+      if (mx < 1e-30f) mx = 0.0f;
+#if defined(__CUDA_ARCH__)
+      if constexpr (Streaming) __stcs(norm + s, mx);
+      else norm[s] = mx;
+#else
+      norm[s] = mx;
+#endif
       const float k = mx > 0.0f ? kHalfMax / mx : 0.0f;
       Store raw[nreals];
       GLUON_UNROLL

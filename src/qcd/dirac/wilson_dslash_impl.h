@@ -223,10 +223,13 @@ struct WilsonDslashKernel {
   // warps and the launch's count even): thread i takes the 4 forward hops, i + 1 the 4 backward
   // ones, and after one exchange of 12 reals each owns one chiral half of the sum, spins 2h,
   // 2h + 1 for h = i & 1, whose epilogue (x, the clover block h) and store it runs alone. Half the
-  // work a thread: a block lives half as long, so the launch's last wave drains in half the time
-  // (the one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
-  // bench/results/2026-11-27-volume-h200). r18 and r12 links only: r8's pivoted link has no
-  // cheap transpose. Half storage exchanges the halves' maxima for the site's norm.
+  // work a thread: a block lives half as long, so the launch's last wave drains sooner (the
+  // one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
+  // bench/results/2026-11-27-volume-h200); for the selects and the exchange, 20% more
+  // instructions a site. Measured 3.5% faster to 3.4% slower per kernel, so the tuner times both. Double and single storage with r18 or r12 links:
+  // r8's pivoted link has no cheap transpose, and in half storage (the halves' maxima exchanged
+  // for the site's norm, 8-byte stores) two threads measured 12-14% slower on an H200
+  // (bench/results/2026-11-27-site-threads/, trip 2), so neither is built.
   template <bool Clover>
   GLUON_HD_INLINE void split_site(std::int64_t i) const {
 #if defined(__CUDA_ARCH__)
@@ -255,19 +258,10 @@ struct WilsonDslashKernel {
       for (int sp = 0; sp < 2; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] = base.s[sp].c[k] + a * d.s[sp].c[k];
     };
-    // Half storage: the site's norm is the larger of the two halves' maxima.
-    auto store = [&] {
-      float site_max = 0.0f;
-      if constexpr (is_half_store<Store>) {
-        const float mine = S::chiral_max(r);
-        site_max = S::max_keeping_nan(mine, __shfl_xor_sync(pair, mine, 1));
-      }
-      out.template store_chiral<true>(s - out_shift, h, r, site_max);
-    };
     if constexpr (Clover) {
       if (fuse == kFuseCloverOnX) {  // C x + a D in
         xpay(clover_block_times(s, h, x.load_chiral(s - x_shift, h)));
-        return store();
+        return out.template store_chiral<true>(s - out_shift, h, r);
       }
       if (fuse == kFuseClover) d = clover_block_times(s, h, d);
     }
@@ -277,7 +271,7 @@ struct WilsonDslashKernel {
       for (int sp = 0; sp < 2; ++sp)
         for (int k = 0; k < 3; ++k) r.s[sp].c[k] = a * d.s[sp].c[k];
     }
-    store();
+    out.template store_chiral<true>(s - out_shift, h, r);
 #else
     (void)i;
     throw Error("wilson dslash: the two-thread kernel runs on the GPU only");
@@ -452,9 +446,9 @@ template <class K, bool Clover>
 struct WilsonSplitBody : K {
   GLUON_HD void operator()(std::int64_t i) const { this->template split_site<Clover>(i); }
 };
-// Whether split_site is built for these links (its comment says why not for r8).
+// Whether split_site is built for these fields (its comment says why not for half and r8).
 template <class Store, Reconstruct R>
-inline constexpr bool wilson_split_built = R != Reconstruct::r8;
+inline constexpr bool wilson_split_built = !is_half_store<Store> && R != Reconstruct::r8;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
@@ -689,12 +683,11 @@ void run_wilson_dslash(const DslashCall& call) {
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
   // split built) the two-thread kernel and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
-  // Unset: two threads where built, but one in half storage, where two measured 12-14% slower
-  // (H200, bench/results/2026-11-27-site-threads/, trip 2). In double and single two threads are
-  // 1.7-2.0% faster per call and even back to back, as the tuner times (its pick among both kinds,
-  // `auto`, followed noise of 0.5%).
+  // Unset: the tuner's pick, as `auto`. Neither kind wins everywhere: on one H200 two threads
+  // were 3.5% faster for clover single and 3.4% slower for Wilson double, back to back as the
+  // tuner times them and per call alike (bench/results/2026-11-27-site-threads/, trip 3).
   const int asked = wilson_site_threads();
-  const int threads = asked >= 0 ? asked : (is_half_store<Store> ? 1 : 2);
+  const int threads = asked >= 0 ? asked : 0;
   if (threads) spec.aux += " threads " + std::to_string(threads);
   auto run = [&](const auto& kern, const auto& split) {
     using KT = std::decay_t<decltype(kern)>;
