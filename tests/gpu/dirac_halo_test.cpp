@@ -24,11 +24,7 @@ namespace {
 
 const runtime::Exec cpu = runtime::cpu_exec();
 
-struct Env {
-  Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~Env() { unsetenv(name_); }
-  const char* name_;
-};
+using Env = test::ScopedEnv;
 struct PolicyGuard {
   explicit PolicyGuard(HaloPolicy p) { set_default_halo_policy(p); }
   ~PolicyGuard() { set_default_halo_policy(HaloPolicy::auto_); }

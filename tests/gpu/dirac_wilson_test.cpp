@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
 #include <optional>
 #include <string>
 
@@ -79,6 +78,18 @@ DiracParams family_params(DiracType type, bool eo, CloverPreconditioning pc, Pre
   return dp;
 }
 
+// Wilson and clover, full and even-odd, clover in both even-odd forms.
+struct FamilyVariant {
+  DiracType type;
+  bool eo;
+  CloverPreconditioning pc;
+};
+const FamilyVariant kFamilyVariants[] = {{DiracType::wilson, false, CloverPreconditioning::asymmetric},
+                                         {DiracType::wilson, true, CloverPreconditioning::asymmetric},
+                                         {DiracType::clover, false, CloverPreconditioning::asymmetric},
+                                         {DiracType::clover, true, CloverPreconditioning::asymmetric},
+                                         {DiracType::clover, true, CloverPreconditioning::symmetric}};
+
 }  // namespace
 
 TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
@@ -87,17 +98,7 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
   const Geometry g({8, 8, 8, 16});
   GaugeField u = GaugeField::canonical(g);
   set_hot(u, 7, cpu);
-  struct Variant {
-    DiracType type;
-    bool eo;
-    CloverPreconditioning pc;
-  };
-  const Variant variants[] = {{DiracType::wilson, false, CloverPreconditioning::asymmetric},
-                              {DiracType::wilson, true, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, false, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, true, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, true, CloverPreconditioning::symmetric}};
-  for (const Variant& v : variants)
+  for (const FamilyVariant& v : kFamilyVariants)
     for (Precision p : {Precision::double_, Precision::single, Precision::half})
       for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8}) {
         const DiracParams dp = family_params(v.type, v.eo, v.pc, p, r);
@@ -276,12 +277,9 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
 TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
+  const test::ScopedEnv both("GLUON_GPU_SITE_THREADS", "auto");  // both kinds' variants
   struct Reset {
-    Reset() { setenv("GLUON_GPU_SITE_THREADS", "auto", 1); }  // both kinds' variants
-    ~Reset() {
-      runtime::set_forced_variant(-1);
-      unsetenv("GLUON_GPU_SITE_THREADS");
-    }
+    ~Reset() { runtime::set_forced_variant(-1); }
   } reset;
   for (const Geometry& g : {Geometry({8, 8, 8, 16}), Geometry({16, 4, 4, 8}), Geometry({12, 4, 4, 8})}) {
     GaugeField u = GaugeField::canonical(g);
@@ -321,11 +319,6 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
 TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
-  struct Env {
-    Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-    ~Env() { unsetenv(name_); }
-    const char* name_;
-  };
   struct Reset {
     ~Reset() {
       runtime::set_forced_variant(-1);
@@ -335,17 +328,7 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
   const Geometry g({8, 6, 8, 12});
   GaugeField u = GaugeField::canonical(g);
   set_hot(u, 91, cpu);
-  struct Variant {
-    DiracType type;
-    bool eo;
-    CloverPreconditioning pc;
-  };
-  const Variant variants[] = {{DiracType::wilson, false, CloverPreconditioning::asymmetric},
-                              {DiracType::wilson, true, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, false, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, true, CloverPreconditioning::asymmetric},
-                              {DiracType::clover, true, CloverPreconditioning::symmetric}};
-  for (const Variant& v : variants)
+  for (const FamilyVariant& v : kFamilyVariants)
     for (Precision p : {Precision::double_, Precision::single})
       for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
         DiracParams dp = family_params(v.type, v.eo, v.pc, p, r);
@@ -357,11 +340,11 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
         mc->Mdag(wantd, in_c);
         const std::string what = to_string(v.type) + " eo " + std::to_string(v.eo) + " pc " +
                                  std::to_string(static_cast<int>(v.pc)) + " " + to_string(p) + " " + to_string(r);
-        Env two("GLUON_GPU_SITE_THREADS", "2");
+        test::ScopedEnv two("GLUON_GPU_SITE_THREADS", "2");
         for (const char* cuts : {"", "1,1,1,1"})
           for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
             if (!*cuts && pol == HaloPolicy::overlap) continue;
-            std::optional<Env> cut;
+            std::optional<test::ScopedEnv> cut;
             if (*cuts) cut.emplace("GLUON_HALO_FORCE_CUT", cuts);
             set_default_halo_policy(pol);
             const auto mg = make_dirac(dp, u, gpu);
@@ -379,7 +362,7 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
             runtime::set_forced_variant(-1);
           }
       }
-  Env bad("GLUON_GPU_SITE_THREADS", "7");
+  test::ScopedEnv bad("GLUON_GPU_SITE_THREADS", "7");
   const auto mg = make_dirac(family_params(DiracType::wilson, true, CloverPreconditioning::asymmetric,
                                            Precision::single, Reconstruct::r12),
                              u, gpu);

@@ -2,6 +2,7 @@
 // Shared helpers for the test suite.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "gluon/runtime/exec.h"
@@ -18,6 +19,27 @@ std::string gluon_binary();
 std::string scratch_dir();
 // Runs a shell command; returns its exit status and captures stdout+stderr into `output`.
 int run_command(const std::string& command, std::string& output);
+
+// Sets an environment variable for its lifetime and then puts back what was there (ctest may run
+// a whole executable under a setting).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* var, const char* value) : var_(var) {
+    if (const char* old = std::getenv(var)) old_ = old, had_ = true;
+    ::setenv(var, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) ::setenv(var_, old_.c_str(), 1);
+    else ::unsetenv(var_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* var_;
+  std::string old_;
+  bool had_ = false;
+};
 
 }  // namespace gluon::test
 

@@ -25,6 +25,7 @@
 #include "gluon/qcd/random_fields.h"
 #include "gluon/runtime/error.h"
 #include "dirac_test_helpers.h"
+#include "test_support.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
@@ -385,26 +386,7 @@ TEST(WilsonSimd, HalfCarriesANanToTheSitesThatHopFromItAndNoOther) {
 
 namespace {
 // a and b hold the same bytes (and, in half, the same norms).
-// Sets an environment variable for its lifetime, and puts back what was there (the ctest runs
-// of this executable set GLUON_CPU_TILE_PAIRS for every test).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* var, const char* value) : var_(var) {
-    if (const char* old = std::getenv(var)) old_ = old, had_ = true;
-    ::setenv(var, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) ::setenv(var_, old_.c_str(), 1);
-    else ::unsetenv(var_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* var_;
-  std::string old_;
-  bool had_ = false;
-};
+using test::ScopedEnv;  // (the ctest runs of this executable set GLUON_CPU_TILE_PAIRS for every test)
 
 bool same_bytes(SpinorField& a, SpinorField& b) {
   if (a.buffer().bytes() != b.buffer().bytes() || a.norm_buffer().bytes() != b.norm_buffer().bytes()) return false;
