@@ -224,8 +224,7 @@ bool dslash_fold_pays(Precision p) {
 
 int wilson_site_threads() {
   const char* e = std::getenv("GLUON_GPU_SITE_THREADS");  // read at each launch (tests, bench --ab-env)
-  if (!e || !*e) return -1;
-  if (std::string(e) == "auto") return 0;
+  if (!e || !*e || std::string(e) == "auto") return 0;
   if (std::string(e) == "1") return 1;
   if (std::string(e) == "2") return 2;
   throw InputError("GLUON_GPU_SITE_THREADS: expected 1, 2 or auto, found '" + std::string(e) + "'");

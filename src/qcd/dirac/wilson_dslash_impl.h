@@ -225,11 +225,11 @@ struct WilsonDslashKernel {
   // 2h + 1 for h = i & 1, whose epilogue (x, the clover block h) and store it runs alone. Half the
   // work a thread: a block lives half as long, so the launch's last wave drains sooner (the
   // one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
-  // bench/results/2026-11-27-volume-h200); for the selects and the exchange, 20% more
-  // instructions a site. Measured 3.5% faster to 3.4% slower per kernel, so the tuner times both. Double and single storage with r18 or r12 links:
-  // r8's pivoted link has no cheap transpose, and in half storage (the halves' maxima exchanged
-  // for the site's norm, 8-byte stores) two threads measured 12-14% slower on an H200
-  // (bench/results/2026-11-27-site-threads/, trip 2), so neither is built.
+  // bench/results/2026-11-27-volume-h200), for ~20% more instructions a site (the selects, the
+  // exchange). Measured 3.5% faster to 3.4% slower per kernel, so the tuner times both. Built in
+  // double and single with r18 or r12 links: r8's pivoted link has no cheap transpose, and in
+  // half storage (the halves' maxima exchanged for the site's norm, 8-byte stores) two threads
+  // measured 12-14% slower on an H200 (bench/results/2026-11-27-site-threads/, trip 2).
   template <bool Clover>
   GLUON_HD_INLINE void split_site(std::int64_t i) const {
 #if defined(__CUDA_ARCH__)
@@ -683,11 +683,10 @@ void run_wilson_dslash(const DslashCall& call) {
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
   // split built) the two-thread kernel and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
-  // Unset: the tuner's pick, as `auto`. Neither kind wins everywhere: on one H200 two threads
-  // were 3.5% faster for clover single and 3.4% slower for Wilson double, back to back as the
-  // tuner times them and per call alike (bench/results/2026-11-27-site-threads/, trip 3).
-  const int asked = wilson_site_threads();
-  const int threads = asked >= 0 ? asked : 0;
+  // Unset, the tuner picks: neither kind wins everywhere (on one H200 two threads were 3.5%
+  // faster for clover single and 3.4% slower for Wilson double, back to back as the tuner times
+  // them and per call alike; bench/results/2026-11-27-site-threads/, trip 3).
+  const int threads = wilson_site_threads();
   if (threads) spec.aux += " threads " + std::to_string(threads);
   auto run = [&](const auto& kern, const auto& split) {
     using KT = std::decay_t<decltype(kern)>;

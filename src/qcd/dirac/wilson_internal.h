@@ -57,8 +57,8 @@ struct DslashFold {
 
 // GLUON_GPU_SITE_THREADS, read at each launch (tests, `gluon bench dslash --ab-env`): 1 or 2
 // keeps the GPU Wilson/clover dslash to the kernel with that many threads a site (the two-thread
-// kernel is built in double and single with r18 and r12 links), "auto" (0) lets the tuner time
-// both kinds, as it does when unset (-1). InputError on any other value.
+// kernel is built in double and single with r18 and r12 links); unset or "auto" (0) lets the
+// tuner time both kinds. InputError on any other value.
 int wilson_site_threads();
 
 struct DslashCall {
