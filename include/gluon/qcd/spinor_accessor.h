@@ -137,7 +137,7 @@ struct SpinorAccessor {
   GLUON_HD_INLINE void store_chiral(std::int64_t s, int h, const ChiralHalf<T>& v) const {
     static_assert(nspin == 4 && !is_half_store<Store>, "store_chiral: Dirac spinors in double or single storage");
 #if defined(__CUDA_ARCH__)
-    static_assert(BlockedOnDevice, "store_chiral: device code reads the blocked order only");
+    static_assert(BlockedOnDevice, "store_chiral: device code writes the blocked order only");
 #endif
     Store raw[12];
     for (int sp = 0; sp < 2; ++sp)
