@@ -124,9 +124,9 @@ __device__ __forceinline__ B load_evict_first(const B* p) {
 
 #ifdef __CUDA_ARCH__
 // One block stored with the streaming hint (st.global.cs): output the kernel never reads again,
-// kept from pushing its inputs (a stencil's neighbour spinors) out of L2. Its one caller,
-// SpinorAccessor::store_streaming, stores Dirac spinors, whose blocks are 16 bytes in every
-// precision (blocked_block).
+// kept from pushing its inputs (a stencil's neighbour spinors) out of L2. Its callers
+// (SpinorAccessor::store_streaming, store_chiral) store Dirac spinors, whose blocks are 16 bytes
+// in every precision (blocked_block).
 template <class B>
 __device__ __forceinline__ void store_evict_first(B* p, const B& w) {
   static_assert(sizeof(B) == 16, "streaming stores are for 16-byte blocks");
@@ -238,27 +238,16 @@ GLUON_HD_INLINE void store_reals(Store* data, const FieldLayout& L, std::int64_t
 }
 
 // The Count reals [first, first + Count) of object obj (N reals) at site s, `first` a multiple of
-// the blocked order's block (a run-time value: which of a pair of threads sharing a site, for
-// kernels that split a site over two threads). Device code assumes the blocked order, whose whole
-// blocks move as vectors; the host takes any order, real by real.
+// Count (a run-time value: which of a pair of threads sharing a site, for kernels that split a
+// site over two threads). Device code assumes the blocked order: there the span is object
+// (obj N + first) / Count of Count reals, whose blocks (of the N-real object's width) are its
+// blocks, moved by store_blocks / load_blocks. The host takes any order, real by real.
 template <class Store, int N, int Count, bool Streaming = false>
 GLUON_HD_INLINE void store_reals_span(Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
                                       const Store* in) {
-  constexpr int K = blocked_block<Store, N>();
-  static_assert(Count % K == 0, "a span must be whole blocks");
+  static_assert(N % Count == 0, "a span must tile the object");
 #ifdef __CUDA_ARCH__
-  using B = RealBlock<Store, K>;
-  B* base = reinterpret_cast<B*>(data);
-  const unsigned stride = static_cast<unsigned>(L.stride);
-  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
-                      static_cast<unsigned>(s);
-  GLUON_UNROLL
-  for (int b = 0; b < Count / K; ++b) {
-    B w;
-    for (int k = 0; k < K; ++k) w.v[k] = in[b * K + k];
-    if constexpr (Streaming) store_evict_first(base + b0 + b * stride, w);
-    else base[b0 + b * stride] = w;
-  }
+  store_blocks<Store, Count, blocked_block<Store, N>(), Streaming>(data, L, s, (obj * N + first) / Count, in);
 #else
   for (int r = 0; r < Count; ++r) data[L.offset(s, obj, first + r)] = in[r];
 #endif
@@ -266,19 +255,9 @@ GLUON_HD_INLINE void store_reals_span(Store* data, const FieldLayout& L, std::in
 template <class Store, int N, int Count>
 GLUON_HD_INLINE void load_reals_span(const Store* data, const FieldLayout& L, std::int64_t s, int obj, int first,
                                      Store* out) {
-  constexpr int K = blocked_block<Store, N>();
-  static_assert(Count % K == 0, "a span must be whole blocks");
+  static_assert(N % Count == 0, "a span must tile the object");
 #ifdef __CUDA_ARCH__
-  using B = RealBlock<Store, K>;
-  const B* base = reinterpret_cast<const B*>(data);
-  const unsigned stride = static_cast<unsigned>(L.stride);
-  const unsigned b0 = (static_cast<unsigned>(obj) * (N / K) + static_cast<unsigned>(first) / K) * stride +
-                      static_cast<unsigned>(s);
-  GLUON_UNROLL
-  for (int b = 0; b < Count / K; ++b) {
-    const B w = base[b0 + b * stride];
-    for (int k = 0; k < K; ++k) out[b * K + k] = w.v[k];
-  }
+  load_blocks<Store, Count, blocked_block<Store, N>()>(data, L, s, (obj * N + first) / Count, out);
 #else
   for (int r = 0; r < Count; ++r) out[r] = data[L.offset(s, obj, first + r)];
 #endif
