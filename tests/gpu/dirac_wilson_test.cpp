@@ -330,7 +330,7 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
   set_hot(u, 91, cpu);
   for (const FamilyVariant& v : kFamilyVariants)
     for (Precision p : {Precision::double_, Precision::single})
-      for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12}) {
+      for (Reconstruct r : {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8}) {
         DiracParams dp = family_params(v.type, v.eo, v.pc, p, r);
         dp.boundary = {1, -1, 1, -1};
         const auto mc = make_dirac(dp, u, cpu);

@@ -203,6 +203,38 @@ template <class T>
 GLUON_HD_INLINE ColorVector<T> adj_mul(const PivotedLink<T>& u, const ColorVector<T>& h) {
   return signed_product(adj_mul(SignlessPivotedLink<T>{u}, h), u.b);
 }
+// A signless pivoted link applied as U (adj false) or U^+ (adj true), adj a run-time value:
+// what adjoint_if makes of one, for the Wilson dslash's two threads a site, where the threads
+// of one warp transport forward and backward hops in one instruction stream. W is transposed by
+// selects (adjoint_if on the matrix) and the pivots' permutations go before or after the
+// product by selects too, as in U h = S W C h and U^+ h = C^T W^+ S h.
+template <class T>
+struct DirectedPivotedLink {
+  PivotedLink<T> p;  // p.w already adjoint_if(W, adj)
+  bool adj;
+};
+template <class T>
+GLUON_HD_INLINE DirectedPivotedLink<T> adjoint_if(const SignlessPivotedLink<T>& u, bool adj) {
+  return {PivotedLink<T>{adjoint_if(u.p.w, adj), u.p.k, u.p.b}, adj};
+}
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const DirectedPivotedLink<T>& u, const ColorVector<T>& h) {
+  const bool swap_in = u.adj && u.p.b, swap_out = !u.adj && u.p.b;
+  ColorVector<T> g;
+  g.c[0] = h.c[0];
+  g.c[1] = swap_in ? h.c[2] : h.c[1];
+  g.c[2] = swap_in ? h.c[1] : h.c[2];
+  detail::rotate3(g, !u.adj && u.p.k != 0, true);
+  detail::rotate3(g, !u.adj && u.p.k == 2, true);
+  ColorVector<T> q = u.p.w * g;
+  detail::rotate3(q, u.adj && u.p.k != 0, false);
+  detail::rotate3(q, u.adj && u.p.k == 2, false);
+  ColorVector<T> out;
+  out.c[0] = q.c[0];
+  out.c[1] = swap_out ? q.c[2] : q.c[1];
+  out.c[2] = swap_out ? q.c[1] : q.c[2];
+  return out;
+}
 // f times the sign a link form leaves to the stencil: -f for a signless pivoted link with b,
 // f for every other form.
 template <class L, class T>
@@ -211,6 +243,10 @@ GLUON_HD_INLINE T with_link_sign(const L&, T f) {
 }
 template <class T>
 GLUON_HD_INLINE T with_link_sign(const SignlessPivotedLink<T>& u, T f) {
+  return u.p.b ? -f : f;
+}
+template <class T>
+GLUON_HD_INLINE T with_link_sign(const DirectedPivotedLink<T>& u, T f) {
   return u.p.b ? -f : f;
 }
 

@@ -227,9 +227,10 @@ struct WilsonDslashKernel {
   // one-thread kernel's fixed ~12 us a call at 32^4 on an H200,
   // bench/results/2026-11-27-volume-h200), for ~20% more instructions a site (the selects, the
   // exchange). Measured 3.5% faster to 3.4% slower per kernel, so the tuner times both. Built in
-  // double and single with r18 or r12 links: r8's pivoted link has no cheap transpose, and in
-  // half storage (the halves' maxima exchanged for the site's norm, 8-byte stores) two threads
-  // measured 12-14% slower on an H200 (bench/results/2026-11-27-site-threads/, trip 2).
+  // double and single, r8 links included (their pivoted product directed by selects,
+  // DirectedPivotedLink); not in half storage (the halves' maxima exchanged for the site's
+  // norm, 8-byte stores), where two threads measured 12-14% slower on an H200
+  // (bench/results/2026-11-27-site-threads/, trip 2).
   template <bool Clover>
   GLUON_HD_INLINE void split_site(std::int64_t i) const {
 #if defined(__CUDA_ARCH__)
@@ -446,9 +447,9 @@ template <class K, bool Clover>
 struct WilsonSplitBody : K {
   GLUON_HD void operator()(std::int64_t i) const { this->template split_site<Clover>(i); }
 };
-// Whether split_site is built for these fields (its comment says why not for half and r8).
+// Whether split_site is built for these fields (its comment says why not for half).
 template <class Store, Reconstruct R>
-inline constexpr bool wilson_split_built = !is_half_store<Store> && R != Reconstruct::r8;
+inline constexpr bool wilson_split_built = !is_half_store<Store>;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
