@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/clover.h"
@@ -340,11 +341,16 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
         mc->Mdag(wantd, in_c);
         const std::string what = to_string(v.type) + " eo " + std::to_string(v.eo) + " pc " +
                                  std::to_string(static_cast<int>(v.pc)) + " " + to_string(p) + " " + to_string(r);
-        test::ScopedEnv two("GLUON_GPU_SITE_THREADS", "2");
+        // Two threads a site, and the one-thread kernel with a two-thread tail: at the default
+        // (512 a multiprocessor, at most a quarter) the tail is this lattice's last quarter,
+        // at 2 a multiprocessor fewer sites, not a multiple of the block (both parts run).
+        for (const char* kind : {"2", "tail", "tail 2"})
         for (const char* cuts : {"", "1,1,1,1"})
           for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
             if (!*cuts && pol == HaloPolicy::overlap) continue;
-            std::optional<test::ScopedEnv> cut;
+            test::ScopedEnv threads("GLUON_GPU_SITE_THREADS", std::string(kind) == "2" ? "2" : "tail");
+            std::optional<test::ScopedEnv> per_sm, cut;
+            if (std::string(kind) == "tail 2") per_sm.emplace("GLUON_GPU_TAIL_SITES_PER_SM", "2");
             if (*cuts) cut.emplace("GLUON_HALO_FORCE_CUT", cuts);
             set_default_halo_policy(pol);
             const auto mg = make_dirac(dp, u, gpu);
@@ -354,26 +360,29 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
               runtime::set_forced_variant(var);
               mg->M(got, in_g);
               EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tolerance(p))
-                  << what << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " M";
+                  << what << " " << kind << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " M";
               mg->Mdag(got, in_g);
               EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(wantd, cpu)), tolerance(p))
-                  << what << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " Mdag";
+                  << what << " " << kind << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " Mdag";
             }
             runtime::set_forced_variant(-1);
           }
       }
-  test::ScopedEnv bad("GLUON_GPU_SITE_THREADS", "7");
   const auto mg = make_dirac(family_params(DiracType::wilson, true, CloverPreconditioning::asymmetric,
                                            Precision::single, Reconstruct::r12),
                              u, gpu);
   const SpinorField in_g = converted(source(g, mg->vector_params(), 93), mg->vector_params(), gpu);
   SpinorField got(mg->vector_params());
-  try {
-    mg->M(got, in_g);
-    ADD_FAILURE() << "GLUON_GPU_SITE_THREADS=7 was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("GLUON_GPU_SITE_THREADS"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("'7'"), std::string::npos) << e.what();
+  for (const auto& [name, value] : {std::pair{"GLUON_GPU_SITE_THREADS", "7"}, std::pair{"GLUON_GPU_TAIL_SITES_PER_SM", "1"},
+                                    std::pair{"GLUON_GPU_TAIL_SITES_PER_SM", "64k"}}) {
+    test::ScopedEnv bad(name, value);
+    try {
+      mg->M(got, in_g);
+      ADD_FAILURE() << name << "=" << value << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("'" + std::string(value) + "'"), std::string::npos) << e.what();
+    }
   }
 }
 

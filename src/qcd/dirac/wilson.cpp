@@ -227,7 +227,18 @@ int wilson_site_threads() {
   if (!e || !*e || std::string(e) == "auto") return 0;
   if (std::string(e) == "1") return 1;
   if (std::string(e) == "2") return 2;
-  throw InputError("GLUON_GPU_SITE_THREADS: expected 1, 2 or auto, found '" + std::string(e) + "'");
+  if (std::string(e) == "tail") return 3;
+  throw InputError("GLUON_GPU_SITE_THREADS: expected 1, 2, tail or auto, found '" + std::string(e) + "'");
+}
+
+int wilson_tail_sites_per_sm() {
+  const char* e = std::getenv("GLUON_GPU_TAIL_SITES_PER_SM");  // read at each launch
+  if (!e || !*e) return 512;
+  char* end = nullptr;
+  const long v = std::strtol(e, &end, 10);
+  if (*end || v < 2 || v > 65536)
+    throw InputError("GLUON_GPU_TAIL_SITES_PER_SM: expected an integer from 2 to 65536, found '" + std::string(e) + "'");
+  return static_cast<int>(v);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 // only two independent spin components in any basis where g_mu has one non-zero per row, so
 // the link multiplies 2 colour vectors and the other two spin rows are rebuilt from them.
 #include <cstdint>
+#include <cstdlib>
 #include <type_traits>
 #include <utility>
 #include <string>
@@ -447,6 +448,31 @@ template <class K, bool Clover>
 struct WilsonSplitBody : K {
   GLUON_HD void operator()(std::int64_t i) const { this->template split_site<Clover>(i); }
 };
+// One thread a site for sites [0, bulk), two for the rest: launched over 2 half - bulk threads
+// (bulk even, so that each pair of the tail is one warp's threads 2j, 2j + 1). Blocks start in
+// index order, so the two-thread sites are the launch's last blocks: they live half as long, and
+// the last wave drains sooner, while the bulk keeps the one-thread kernel's instructions.
+template <class K, bool Clover>
+struct WilsonTailSplitBody : K {
+  std::int64_t bulk = 0;
+  GLUON_HD void operator()(std::int64_t i) const {
+    if (i < bulk) this->template site<Clover>(i);
+    else this->template split_site<Clover>(i + bulk);  // site bulk + (i - bulk) / 2
+  }
+};
+// Sites of the two-thread tail of one launch on ex's device: GLUON_GPU_TAIL_SITES_PER_SM (read
+// at each launch; default 512) per multiprocessor, at most a quarter of the sites, even.
+inline std::int64_t wilson_tail_sites(const runtime::Exec& ex, std::int64_t half) {
+#if defined(__CUDACC__)
+  const std::int64_t want = std::int64_t{wilson_tail_sites_per_sm()} * runtime::cuda::multiprocessor_count(ex.device);
+  const std::int64_t t = want < half / 4 ? want : half / 4;
+  return t - (t & 1);
+#else
+  (void)ex, (void)half;
+  return 0;
+#endif
+}
+
 // Whether split_site is built for these fields (its comment says why not for half).
 template <class Store, Reconstruct R>
 inline constexpr bool wilson_split_built = !is_half_store<Store>;
@@ -683,30 +709,42 @@ void run_wilson_dslash(const DslashCall& call) {
   spec.aux += " mode " + std::to_string(call.view.mode);
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
-  // split built) the two-thread kernel and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
-  // Unset, the tuner picks: neither kind wins everywhere (on one H200 two threads were 3.5%
+  // split built) the two-thread kernel and its floors, then the one-thread kernel with a
+  // two-thread tail (WilsonTailSplitBody) and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
+  // Unset, the tuner picks: neither whole kind wins everywhere (on one H200 two threads were 3.5%
   // faster for clover single and 3.4% slower for Wilson double, back to back as the tuner times
   // them and per call alike; bench/results/2026-11-27-site-threads/, trip 3).
   const int threads = wilson_site_threads();
   if (threads) spec.aux += " threads " + std::to_string(threads);
-  auto run = [&](const auto& kern, const auto& split) {
+  if (std::getenv("GLUON_GPU_TAIL_SITES_PER_SM")) spec.aux += " tail " + std::to_string(wilson_tail_sites_per_sm());
+  auto run = [&](const auto& kern, const auto& split, const auto& tail) {
     using KT = std::decay_t<decltype(kern)>;
     using floors = occupancy_floors<Store>;
     constexpr int nf = 1 + static_cast<int>(floors::size());
     constexpr bool built = !std::is_same_v<std::decay_t<decltype(split)>, std::nullptr_t>;
-    const bool two = built && call.ex.on_device() && threads != 1;
-    const int first = two && threads == 2 ? nf : 0;
-    const int count = (first == 0 ? nf : 0) + (two ? nf : 0);
+    const bool gpu = built && call.ex.on_device();
+    // Kinds in variant order (0 one thread, 1 two, 2 tail), those this launch may time.
+    int kinds[3], nk = 0;
+    for (int kind = 0; kind < 3; ++kind)
+      if (threads == 0 ? (kind == 0 || gpu) : (threads == kind + 1 && (kind == 0 || gpu))) kinds[nk++] = kind;
+    if (nk == 0) kinds[nk++] = 0;  // a kind the fields lack: one thread a site
     auto go = [&](int v) {
-      v += first;
-      if (v < nf) {
-        launch_variant(v, kern, [&](const auto& f) { runtime::parallel_for(call.ex, spec, k.idx.half, f); }, floors{});
+      const int kind = kinds[v / nf], f = v % nf;
+      if (kind == 0) {
+        launch_variant(f, kern, [&](const auto& g) { runtime::parallel_for(call.ex, spec, k.idx.half, g); }, floors{});
       } else if constexpr (built) {
-        launch_variant(v - nf, split, [&](const auto& f) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half, f); },
-                       floors{});
+        if (kind == 1) {
+          launch_variant(f, split, [&](const auto& g) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half, g); },
+                         floors{});
+        } else {
+          auto t = tail;
+          t.bulk = k.idx.half - wilson_tail_sites(call.ex, k.idx.half);
+          launch_variant(f, t, [&](const auto& g) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half - t.bulk, g); },
+                         floors{});
+        }
       }
     };
-    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, count, go));
+    go(runtime::choose_variant<KT>(call.ex, spec, k.idx.half, nk * nf, go));
   };
   using K = WilsonDslashKernel<Store, R>;
   if (call.fold.kind != DslashFold::none) {
@@ -720,12 +758,13 @@ void run_wilson_dslash(const DslashCall& call) {
   }
 #if defined(__CUDACC__)
   if constexpr (wilson_split_built<Store, R>) {
-    if (call.fuse == kFusePlain) return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k});
-    return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k});
+    if (call.fuse == kFusePlain)
+      return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k}, WilsonTailSplitBody<K, false>{k});
+    return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k}, WilsonTailSplitBody<K, true>{k});
   }
 #endif
-  if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k}, nullptr);
-  else run(WilsonBody<K, true>{k}, nullptr);
+  if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k}, nullptr, nullptr);
+  else run(WilsonBody<K, true>{k}, nullptr, nullptr);
 }
 
 template <class Store>
