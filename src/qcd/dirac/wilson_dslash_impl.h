@@ -473,9 +473,14 @@ inline std::int64_t wilson_tail_sites(const runtime::Exec& ex, std::int64_t half
 #endif
 }
 
-// Whether split_site is built for these fields (its comment says why not for half).
+// Whether split_site is built for these fields (its comment says why not for half), and the
+// one-thread kernel with a two-thread tail: single only, where it measured 2.7-3.4% faster a
+// call on an H200 (Wilson, clover r12); in double it gained nothing a call, and a tail hop ahead
+// of a one-thread xpay kernel made Wilson's M 2% slower (bench/results/2026-11-27-tail-split/).
 template <class Store, Reconstruct R>
 inline constexpr bool wilson_split_built = !is_half_store<Store>;
+template <class Store, Reconstruct R>
+inline constexpr bool wilson_tail_built = std::is_same_v<Store, float>;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
 template <class K, bool Clover, int Fold>
@@ -709,11 +714,11 @@ void run_wilson_dslash(const DslashCall& call) {
   spec.aux += " mode " + std::to_string(call.view.mode);
   if (call.x) spec.aux += " x";  // D and x + a D share a functor type, not their best launch
   // The variants the tuner times: the one-thread kernel and its occupancy floors, then (GPU,
-  // split built) the two-thread kernel and its floors, then the one-thread kernel with a
+  // where built) the two-thread kernel and its floors, then the one-thread kernel with a
   // two-thread tail (WilsonTailSplitBody) and its floors; GLUON_GPU_SITE_THREADS keeps one kind.
-  // Unset, the tuner picks: neither whole kind wins everywhere (on one H200 two threads were 3.5%
-  // faster for clover single and 3.4% slower for Wilson double, back to back as the tuner times
-  // them and per call alike; bench/results/2026-11-27-site-threads/, trip 3).
+  // Unset, the tuner picks: no kind wins everywhere (on one H200 two threads were 3.5% faster
+  // for clover single and 3.4% slower for Wilson double, back to back as the tuner times them
+  // and per call alike; bench/results/2026-11-27-site-threads/, trip 3).
   const int threads = wilson_site_threads();
   if (threads) spec.aux += " threads " + std::to_string(threads);
   if (std::getenv("GLUON_GPU_TAIL_SITES_PER_SM")) spec.aux += " tail " + std::to_string(wilson_tail_sites_per_sm());
@@ -722,11 +727,13 @@ void run_wilson_dslash(const DslashCall& call) {
     using floors = occupancy_floors<Store>;
     constexpr int nf = 1 + static_cast<int>(floors::size());
     constexpr bool built = !std::is_same_v<std::decay_t<decltype(split)>, std::nullptr_t>;
-    const bool gpu = built && call.ex.on_device();
-    // Kinds in variant order (0 one thread, 1 two, 2 tail), those this launch may time.
+    constexpr bool tail_built = !std::is_same_v<std::decay_t<decltype(tail)>, std::nullptr_t>;
+    const bool gpu = call.ex.on_device();
+    // Kinds in variant order (0 one thread, 1 two, 2 tail), those built and this launch may time.
+    const bool has[3] = {true, built && gpu, tail_built && gpu};
     int kinds[3], nk = 0;
     for (int kind = 0; kind < 3; ++kind)
-      if (threads == 0 ? (kind == 0 || gpu) : (threads == kind + 1 && (kind == 0 || gpu))) kinds[nk++] = kind;
+      if (has[kind] && (threads == 0 || threads == kind + 1)) kinds[nk++] = kind;
     if (nk == 0) kinds[nk++] = 0;  // a kind the fields lack: one thread a site
     auto go = [&](int v) {
       const int kind = kinds[v / nf], f = v % nf;
@@ -736,7 +743,7 @@ void run_wilson_dslash(const DslashCall& call) {
         if (kind == 1) {
           launch_variant(f, split, [&](const auto& g) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half, g); },
                          floors{});
-        } else {
+        } else if constexpr (tail_built) {
           auto t = tail;
           t.bulk = k.idx.half - wilson_tail_sites(call.ex, k.idx.half);
           launch_variant(f, t, [&](const auto& g) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half - t.bulk, g); },
@@ -757,10 +764,13 @@ void run_wilson_dslash(const DslashCall& call) {
     }
   }
 #if defined(__CUDACC__)
-  if constexpr (wilson_split_built<Store, R>) {
+  if constexpr (wilson_tail_built<Store, R>) {
     if (call.fuse == kFusePlain)
       return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k}, WilsonTailSplitBody<K, false>{k});
     return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k}, WilsonTailSplitBody<K, true>{k});
+  } else if constexpr (wilson_split_built<Store, R>) {
+    if (call.fuse == kFusePlain) return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k}, nullptr);
+    return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k}, nullptr);
   }
 #endif
   if (call.fuse == kFusePlain) run(WilsonBody<K, false>{k}, nullptr, nullptr);

@@ -57,9 +57,9 @@ struct DslashFold {
 
 // GLUON_GPU_SITE_THREADS, read at each launch (tests, `gluon bench dslash --ab-env`): 1 or 2
 // keeps the GPU Wilson/clover dslash to the kernel with that many threads a site, "tail" (3) to
-// the one-thread kernel whose last sites take two threads each (the two-thread kinds are built
-// in double and single); unset or "auto" (0) lets the tuner time every kind. InputError on any
-// other value.
+// the one-thread kernel whose last sites take two threads each (two threads a site are built in
+// double and single, the tail in single); unset or "auto" (0) lets the tuner time every kind
+// built. InputError on any other value.
 int wilson_site_threads();
 // GLUON_GPU_TAIL_SITES_PER_SM, read at each launch: the sites a multiprocessor of the "tail"
 // kind's two-thread part, 2-65536, default 512. InputError on any other value.
