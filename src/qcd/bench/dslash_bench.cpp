@@ -82,7 +82,12 @@ void check_ab_settings(const std::vector<std::string>& variables, const std::vec
 namespace {
 
 // The hop timed `calls` times under each A/B setting, interleaved (see DslashBenchParams). A
-// setting is read at each call, so one warm-up call per setting first.
+// setting is read at each call, so one warm-up call per setting first. On a GPU each round
+// launches kAbQueued + 1 calls of a setting and keeps the last kAbQueued: the first starts on an
+// idle stream, so its time includes the host's launch work, while the others are queued behind
+// it, as the plain per-call median's calls are (one call alone read 3-5% slow, and by up to 10%
+// for one kernel kind: bench/results/2026-11-27-tail-split/).
+constexpr int kAbQueued = 2;
 std::vector<DslashAbRun> time_ab(const DslashBenchParams& p, const std::function<void()>& hop) {
   check_ab_settings(p.ab_variables, p.ab_values);
   const std::size_t nv = p.ab_variables.size(), n = p.ab_values[0].size();
@@ -111,7 +116,12 @@ std::vector<DslashAbRun> time_ab(const DslashBenchParams& p, const std::function
       for (std::size_t k = 0; k < n; ++k) {
         const std::size_t i = c % 2 == 0 ? k : n - 1 - k;
         apply(i);
-        t[i].push_back(time_calls(p.exec, 1, hop).front());
+        if (p.exec.on_device()) {
+          const std::vector<double> ms = time_calls(p.exec, 1 + kAbQueued, hop);
+          t[i].insert(t[i].end(), ms.begin() + 1, ms.end());
+        } else {
+          t[i].push_back(time_calls(p.exec, 1, hop).front());
+        }
       }
   } catch (...) {
     restore();

@@ -51,7 +51,8 @@ struct DslashBenchParams {
   CloverPreconditioning clover_pc = CloverPreconditioning::asymmetric;  // clover's M (the hop is the same)
   Coords grid{1, 1, 1, 1};  // process grid (ranks of the world, x fastest)
   // A/B inside one process (one process only): after the plain measurement, `calls` rounds, each
-  // timing one hop under each setting in turn (the order reversed every other round), for kernel
+  // timing one hop under each setting in turn (the order reversed every other round; on a GPU
+  // three hops a setting, the last two timed: queued, as the plain median's are), for kernel
   // knobs read at each call. Setting i sets every environment variable ab_variables[v] to
   // ab_values[v][i] (lists of equal length). Host processes on a shared machine differ by more
   // than the changes measured; the settings of one process share its memory placement and its
