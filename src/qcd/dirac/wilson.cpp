@@ -233,7 +233,7 @@ int wilson_site_threads() {
 
 int wilson_tail_sites_per_sm() {
   const char* e = std::getenv("GLUON_GPU_TAIL_SITES_PER_SM");  // read at each launch
-  if (!e || !*e) return 512;
+  if (!e || !*e) return kWilsonTailSitesPerSm;
   char* end = nullptr;
   const long v = std::strtol(e, &end, 10);
   if (*end || v < 2 || v > 65536)

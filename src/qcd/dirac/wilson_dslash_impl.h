@@ -5,7 +5,6 @@
 // only two independent spin components in any basis where g_mu has one non-zero per row, so
 // the link multiplies 2 colour vectors and the other two spin rows are rebuilt from them.
 #include <cstdint>
-#include <cstdlib>
 #include <type_traits>
 #include <utility>
 #include <string>
@@ -460,15 +459,15 @@ struct WilsonTailSplitBody : K {
     else this->template split_site<Clover>(i + bulk);  // site bulk + (i - bulk) / 2
   }
 };
-// Sites of the two-thread tail of one launch on ex's device: GLUON_GPU_TAIL_SITES_PER_SM (read
-// at each launch; default 512) per multiprocessor, at most a quarter of the sites, even.
-inline std::int64_t wilson_tail_sites(const runtime::Exec& ex, std::int64_t half) {
+// Sites of the two-thread tail of one launch on ex's device: per_sm (GLUON_GPU_TAIL_SITES_PER_SM)
+// per multiprocessor, at most a quarter of the sites, even.
+inline std::int64_t wilson_tail_sites(const runtime::Exec& ex, std::int64_t half, int per_sm) {
 #if defined(__CUDACC__)
-  const std::int64_t want = std::int64_t{wilson_tail_sites_per_sm()} * runtime::cuda::multiprocessor_count(ex.device);
+  const std::int64_t want = std::int64_t{per_sm} * runtime::cuda::multiprocessor_count(ex.device);
   const std::int64_t t = want < half / 4 ? want : half / 4;
   return t - (t & 1);
 #else
-  (void)ex, (void)half;
+  (void)ex, (void)half, (void)per_sm;
   return 0;
 #endif
 }
@@ -477,9 +476,9 @@ inline std::int64_t wilson_tail_sites(const runtime::Exec& ex, std::int64_t half
 // one-thread kernel with a two-thread tail: single only, where it measured 2.7-3.4% faster a
 // call on an H200 (Wilson, clover r12); in double it gained nothing a call, and a tail hop ahead
 // of a one-thread xpay kernel made Wilson's M 2% slower (bench/results/2026-11-27-tail-split/).
-template <class Store, Reconstruct R>
+template <class Store>
 inline constexpr bool wilson_split_built = !is_half_store<Store>;
-template <class Store, Reconstruct R>
+template <class Store>
 inline constexpr bool wilson_tail_built = std::is_same_v<Store, float>;
 
 // The body with BiCGstab's reduction folded in (DslashFold::kind = Fold): a reduction functor.
@@ -721,7 +720,8 @@ void run_wilson_dslash(const DslashCall& call) {
   // and per call alike; bench/results/2026-11-27-site-threads/, trip 3).
   const int threads = wilson_site_threads();
   if (threads) spec.aux += " threads " + std::to_string(threads);
-  if (std::getenv("GLUON_GPU_TAIL_SITES_PER_SM")) spec.aux += " tail " + std::to_string(wilson_tail_sites_per_sm());
+  const int tail_per_sm = wilson_tail_sites_per_sm();
+  if (tail_per_sm != kWilsonTailSitesPerSm) spec.aux += " tail " + std::to_string(tail_per_sm);
   auto run = [&](const auto& kern, const auto& split, const auto& tail) {
     using KT = std::decay_t<decltype(kern)>;
     using floors = occupancy_floors<Store>;
@@ -745,7 +745,7 @@ void run_wilson_dslash(const DslashCall& call) {
                          floors{});
         } else if constexpr (tail_built) {
           auto t = tail;
-          t.bulk = k.idx.half - wilson_tail_sites(call.ex, k.idx.half);
+          t.bulk = k.idx.half - wilson_tail_sites(call.ex, k.idx.half, tail_per_sm);
           launch_variant(f, t, [&](const auto& g) { runtime::parallel_for(call.ex, spec, 2 * k.idx.half - t.bulk, g); },
                          floors{});
         }
@@ -764,11 +764,11 @@ void run_wilson_dslash(const DslashCall& call) {
     }
   }
 #if defined(__CUDACC__)
-  if constexpr (wilson_tail_built<Store, R>) {
+  if constexpr (wilson_tail_built<Store>) {
     if (call.fuse == kFusePlain)
       return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k}, WilsonTailSplitBody<K, false>{k});
     return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k}, WilsonTailSplitBody<K, true>{k});
-  } else if constexpr (wilson_split_built<Store, R>) {
+  } else if constexpr (wilson_split_built<Store>) {
     if (call.fuse == kFusePlain) return run(WilsonBody<K, false>{k}, WilsonSplitBody<K, false>{k}, nullptr);
     return run(WilsonBody<K, true>{k}, WilsonSplitBody<K, true>{k}, nullptr);
   }

@@ -62,7 +62,8 @@ struct DslashFold {
 // built. InputError on any other value.
 int wilson_site_threads();
 // GLUON_GPU_TAIL_SITES_PER_SM, read at each launch: the sites a multiprocessor of the "tail"
-// kind's two-thread part, 2-65536, default 512. InputError on any other value.
+// kind's two-thread part, 2-65536, default kWilsonTailSitesPerSm. InputError on any other value.
+inline constexpr int kWilsonTailSitesPerSm = 512;
 int wilson_tail_sites_per_sm();
 
 struct DslashCall {
