@@ -251,6 +251,10 @@ ReliableSolution::ReliableSolution(const LinearOp& A, const LinearOp& As, bool m
     blas::copy(r_, b, ex);
     r2 = b2;
     m.flops(2 * nr);
+  } else if (A.normal_residual) {
+    const NormalResidual n = A.normal_residual(x, r_);
+    r2 = n.r2;
+    m.flops(n.flops + 2 * nr);  // with the norm of x
   } else {
     A.apply(r_, x);
     r2 = blas::xmy_norm2(b, r_, ex);  // r = b - A x
@@ -276,10 +280,18 @@ void ReliableSolution::flush() {
 
 double ReliableSolution::true_r2() {
   flush();
-  A_.apply(r_, x_);
-  // mixed: the sloppy residual restarts from the true one, copied in the same pass
-  const double t = mixed_ ? blas::xmy_norm2_copy(b_, r_, rs_, A_.exec) : blas::xmy_norm2(b_, r_, A_.exec);
-  m_.flops(A_.flops + 5 * nr);
+  double t;
+  if (A_.normal_residual) {
+    // mixed: the sloppy residual restarts as M^+ (b_M - M x) with M^+ in the sloppy precision
+    const NormalResidual n = A_.normal_residual(x_, mixed_ ? rs_ : r_);
+    t = n.r2;
+    m_.flops(n.flops);
+  } else {
+    A_.apply(r_, x_);
+    // mixed: the sloppy residual restarts from the true one, copied in the same pass
+    t = mixed_ ? blas::xmy_norm2_copy(b_, r_, rs_, A_.exec) : blas::xmy_norm2(b_, r_, A_.exec);
+    m_.flops(A_.flops + 5 * nr);
+  }
   m_.finite("true |r|^2", t);
   SolverResult& res = m_.result();
   ++res.reliable_updates;

@@ -16,6 +16,12 @@
 
 namespace gluon::qcd::solvers::detail {
 
+// CGNR's true residual, LinearOp::normal_residual: |out|^2 with out = M^+ (b_M - M x), the M
+// system's |b_M - M x|^2, and the flops it took.
+struct NormalResidual {
+  double r2 = 0.0, m_r2 = 0.0, flops = 0.0;
+};
+
 // out = A in on fields of `params`, run on `exec`; `flops` per application. apply_residual is
 // CG's operator step (DiracOperator::M_cg_residual's contract: p^dagger A p into slot pAp and the
 // scratch slot after it, then r -= alpha A p, |r|^2 into r2_new; Ap scratch): M_cg_residual
@@ -31,6 +37,10 @@ struct LinearOp {
                      blas::Slot alpha)>
       apply_r0v;
   std::function<void(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots)> apply_ts;
+  // Set by cgnr only (A = M^+ M, b = M^+ b_M): the true residual as out = M^+ (b_M - M x), with M x
+  // and the difference in the outer precision and M^+ in out's precision, the sloppy one when
+  // out is a mixed solve's sloppy residual (ReliableSolution uses it in place of b - A x).
+  std::function<NormalResidual(const SpinorField& x, SpinorField& out)> normal_residual;
   SpinorFieldParams params;
   runtime::Exec exec;
   double flops = 0.0;
@@ -94,8 +104,10 @@ class ReliableSolution {
   SpinorField& X() { return mixed_ ? xs_ : x_; }   // solution (mixed: correction since the last update)
   // x += the sloppy correction (mixed only), which is then zeroed.
   void flush();
-  // flush(), then r = b - A x in the outer precision (mixed: and R = r in the sloppy one); returns
-  // |r|^2, counts a reliable update, sets the result's true residual and feeds the stagnation check.
+  // flush(), then r = b - A x in the outer precision (mixed: and R = r in the sloppy one; with
+  // A.normal_residual, R = M^+ (b_M - M x) from M^+ in the sloppy precision and r is not formed);
+  // returns |r|^2, counts a reliable update, sets the result's true residual and feeds the
+  // stagnation check.
   double true_r2();
 
   const double nr, nrs;  // reals per vector, outer and sloppy (flop counts)
