@@ -98,9 +98,10 @@ SolverResult cgnr(const DiracOperator& op, SpinorField& x, const SpinorField& b,
       // iterations apply M^+ in that precision anyway). A reliable update then costs one
       // application of M in the outer precision instead of two, and |b - M x|^2 comes with it:
       // the last one serves as the check below (x is not changed after cg_core's last check).
+      // (Called only by cg_core below, while tmp and b are alive; tmp serves as M x.)
       auto last_m_r2 = std::make_shared<double>(-1.0);
-      auto mx = std::make_shared<SpinorField>(op.vector_params());
       auto mx_sloppy = sloppy ? std::make_shared<SpinorField>(sloppy->vector_params()) : nullptr;
+      SpinorField* mx = &tmp;
       A.normal_residual = [&op, sloppy, &b, last_m_r2, mx, mx_sloppy](const SpinorField& xx, SpinorField& out) {
         const double nr = static_cast<double>(mx->params().sites()) * mx->params().reals_per_site();
         solvers::detail::NormalResidual n;
