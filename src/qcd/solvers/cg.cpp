@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <string>
 
 #include "gluon/qcd/blas.h"
@@ -98,35 +97,29 @@ SolverResult cgnr(const DiracOperator& op, SpinorField& x, const SpinorField& b,
       // iterations apply M^+ in that precision anyway). A reliable update then costs one
       // application of M in the outer precision instead of two, and |b - M x|^2 comes with it:
       // the last one serves as the check below (x is not changed after cg_core's last check).
-      // (Called only by cg_core below, while tmp and b are alive; tmp serves as M x.)
-      auto last_m_r2 = std::make_shared<double>(-1.0);
-      auto mx_sloppy = sloppy ? std::make_shared<SpinorField>(sloppy->vector_params()) : nullptr;
-      SpinorField* mx = &tmp;
-      A.normal_residual = [&op, sloppy, &b, last_m_r2, mx, mx_sloppy](const SpinorField& xx, SpinorField& out) {
-        const double nr = static_cast<double>(mx->params().sites()) * mx->params().reals_per_site();
+      // (Called only by cg_core below, while these locals live; tmp serves as M x.)
+      double last_m_r2 = -1.0;
+      SpinorField mx_sloppy = sloppy ? SpinorField(sloppy->vector_params()) : SpinorField();
+      A.normal_residual = [&](const SpinorField& xx, SpinorField& out, bool in_sloppy) {
         solvers::detail::NormalResidual n;
-        op.M(*mx, xx);
-        const bool in_sloppy = sloppy && out.params().precision != mx->params().precision;
+        op.M(tmp, xx);
         if (in_sloppy) {
-          n.m_r2 = blas::xmy_norm2_copy(b, *mx, *mx_sloppy, op.exec());  // mx = b - M x, also in the sloppy
-          sloppy->Mdag(out, *mx_sloppy);
+          n.m_r2 = blas::xmy_norm2_copy(b, tmp, mx_sloppy, ex);  // tmp = b - M x, also in the sloppy
+          sloppy->Mdag(out, mx_sloppy);
           n.r2 = blas::norm2(out, sloppy->exec());
-          const double nrs = static_cast<double>(out.params().sites()) * out.params().reals_per_site();
-          n.flops = op.flops_M() + 3 * nr + sloppy->flops_M() + 2 * nrs;
         } else {
-          n.m_r2 = blas::xmy_norm2(b, *mx, op.exec());
-          op.Mdag(out, *mx);
-          n.r2 = blas::norm2(out, op.exec());
-          n.flops = 2 * op.flops_M() + 5 * nr;
+          n.m_r2 = blas::xmy_norm2(b, tmp, ex);
+          op.Mdag(out, tmp);
+          n.r2 = blas::norm2(out, ex);
         }
-        *last_m_r2 = n.m_r2;
+        last_m_r2 = n.m_r2;
         return n;
       };
       double tol_n = p.tol;
       while (true) {
-        *last_m_r2 = -1.0;
+        last_m_r2 = -1.0;
         solvers::detail::cg_core(A, As, sloppy != nullptr, x, rhs, tol_n, m);
-        double mr2 = *last_m_r2;
+        double mr2 = last_m_r2;
         if (mr2 < 0.0) mr2 = m_residual2(op, x, b, tmp, m);  // cg_core returned without a check (x = 0)
         m.finite("|b - M x|^2", mr2);
         const double rel = std::sqrt(mr2 / b2);

@@ -16,10 +16,10 @@
 
 namespace gluon::qcd::solvers::detail {
 
-// CGNR's true residual, LinearOp::normal_residual: |out|^2 with out = M^+ (b_M - M x), the M
-// system's |b_M - M x|^2, and the flops it took.
+// CGNR's true residual, LinearOp::normal_residual: |out|^2 with out = M^+ (b_M - M x), and the M
+// system's |b_M - M x|^2.
 struct NormalResidual {
-  double r2 = 0.0, m_r2 = 0.0, flops = 0.0;
+  double r2 = 0.0, m_r2 = 0.0;
 };
 
 // out = A in on fields of `params`, run on `exec`; `flops` per application. apply_residual is
@@ -38,9 +38,10 @@ struct LinearOp {
       apply_r0v;
   std::function<void(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots)> apply_ts;
   // Set by cgnr only (A = M^+ M, b = M^+ b_M): the true residual as out = M^+ (b_M - M x), with M x
-  // and the difference in the outer precision and M^+ in out's precision, the sloppy one when
-  // out is a mixed solve's sloppy residual (ReliableSolution uses it in place of b - A x).
-  std::function<NormalResidual(const SpinorField& x, SpinorField& out)> normal_residual;
+  // and the difference in the outer precision and M^+ in the sloppy one when `sloppy` (out is then
+  // a mixed solve's sloppy residual), else in the outer one. ReliableSolution uses it in place of
+  // b - A x and counts its flops.
+  std::function<NormalResidual(const SpinorField& x, SpinorField& out, bool sloppy)> normal_residual;
   SpinorFieldParams params;
   runtime::Exec exec;
   double flops = 0.0;
@@ -111,6 +112,7 @@ class ReliableSolution {
   double true_r2();
 
   const double nr, nrs;  // reals per vector, outer and sloppy (flop counts)
+  const double flops_s;  // the sloppy operator's flops per application (A.normal_residual's M^+)
   const double delta;    // reliable-update threshold (reliable_delta; 0 when not mixed)
   double b2 = 0, stop2 = 0, r2 = 0;
 
