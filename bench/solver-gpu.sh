@@ -18,6 +18,7 @@
 #   cgnr     gluon bench solver --solver cgnr for the Wilson and clover rows of bench/solve-table.txt,
 #            in double, double-single and double-half, then the Wilson double CGNR solve again with
 #            GLUON_PROFILE=1
+#   cgne     the same rows with --solver cgne
 #   profile  the clover double-single, Wilson double and staggered double-single and double solves again with
 #            GLUON_PROFILE=1 (per-kernel GPU time and the idle gaps between launches;
 #            runtime/profile.h)
@@ -117,19 +118,28 @@ if has solver; then
   echo "solver done after $((SECONDS - S)) s"
 fi
 
-if has cgnr; then
+normal_rows() {  # $1 = cgnr or cgne: the Wilson and clover rows of bench/solve-table.txt, double, double-single, double-half
+  local solver=$1 op args sloppy f
   while read -r op args; do
     [[ $op == wilson || $op == clover ]] || continue
     for sloppy in none single half; do
-      f="$OUT/cgnr-$(row_name $op $args)-$sloppy.json"
-      "$GLUON" bench solver --backend cuda --operator "$op" $args --solver cgnr --precision double \
+      f="$OUT/$solver-$(row_name $op $args)-$sloppy.json"
+      "$GLUON" bench solver --backend cuda --operator "$op" $args --solver "$solver" --precision double \
         --sloppy-precision "$sloppy" --recon 12 --tol 1e-10 --lattice "$LATTICE" --json >"$f" 2>>"$OUT/bench.log" &&
         line "$f" || rc=1
     done
   done <bench/solve-table.txt
+}
+
+if has cgnr; then
+  normal_rows cgnr
   GLUON_PROFILE=1 "$GLUON" bench solver --backend cuda --operator wilson --kappa 0.12 --solver cgnr --precision double \
     --sloppy-precision none --recon 12 --tol 1e-10 --lattice "$LATTICE" >"$OUT/profile-cgnr-wilson-none.txt" 2>&1 || rc=1
   echo "cgnr done after $((SECONDS - S)) s"
+fi
+if has cgne; then
+  normal_rows cgne
+  echo "cgne done after $((SECONDS - S)) s"
 fi
 
 if has profile; then
