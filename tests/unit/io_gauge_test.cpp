@@ -417,7 +417,9 @@ TEST(IoGaugeErrors, MissingOrInconsistentLimeRecords) {
 
 TEST(IoGaugeErrors, UnknownFormatsAndMissingFiles) {
   const std::string dir = test::scratch_dir();
-  write_bytes(dir + "/g", std::string("\x12\x34\x56\x78 this is not a gauge field", 32));
+  std::string junk("\x12\x34\x56\x78 this is not a gauge field");  // 30 bytes: padded to 32 with zeros
+  junk.resize(32, '\0');
+  write_bytes(dir + "/g", junk);
   expect_format_error([&] { detect_gauge_format(dir + "/g"); }, {"format", "NERSC", "0x12345678"});
   expect_format_error([&] { read_gauge(dir + "/g"); }, {"format", "MILC"});
   write_bytes(dir + "/e", "");
