@@ -158,6 +158,59 @@ TEST(Reconstruct, R8NearDegenerateAndPivotStressingLinks) {
     }
 }
 
+// The stencils' r8 form (FactoredLink): sign * (f h) and sign * adj_mul(f, h) equal U h and U^+ h
+// of the rebuilt matrix, for regular links of every pivot and for degenerate ones.
+template <class T>
+double factored_product_error(const SU3d& u, std::mt19937_64& rng) {
+  T v[8];
+  Recon<Reconstruct::r8>::template pack<T>(Matrix3<T>::from(u), v);
+  const Matrix3<T> m = Recon<Reconstruct::r8>::template unpack<T>(v);
+  const FactoredLink<T> f = Recon<Reconstruct::r8>::template unpack_factored<T>(v);
+  const T sign = with_link_sign(f, T(1));
+  std::normal_distribution<double> g;
+  ColorVector<T> h;
+  for (auto& z : h.c) z = Complex<T>(T(g(rng)), T(g(rng)));
+  const ColorVector<T> a = f * h, b = m * h, aa = adj_mul(f, h), bb = adj_mul(m, h);
+  double e = 0;
+  for (int c = 0; c < 3; ++c) {
+    e = std::fmax(e, std::fabs(double(sign * a.c[c].re - b.c[c].re)));
+    e = std::fmax(e, std::fabs(double(sign * a.c[c].im - b.c[c].im)));
+    e = std::fmax(e, std::fabs(double(sign * aa.c[c].re - bb.c[c].re)));
+    e = std::fmax(e, std::fabs(double(sign * aa.c[c].im - bb.c[c].im)));
+  }
+  return e;
+}
+
+TEST(Reconstruct, R8FactoredProductsMatchTheRebuiltMatrix) {
+  std::mt19937_64 rng(6);
+  std::uniform_real_distribution<double> ang(-M_PI, M_PI);
+  int pivots[3][2] = {};
+  for (int i = 0; i < 600; ++i) {
+    const SU3d u = random_su3(rng);
+    double v[8];
+    Recon<Reconstruct::r8>::pack(u, v);
+    const FactoredLink<double> f = Recon<Reconstruct::r8>::unpack_factored(v);
+    ++pivots[f.k][f.b];
+    EXPECT_LT(factored_product_error<double>(u, rng), 1e-14) << "link " << i;
+    EXPECT_LT(factored_product_error<float>(u, rng), 5e-6) << "link " << i;
+  }
+  for (int k = 0; k < 3; ++k)
+    for (int b = 0; b < 2; ++b) EXPECT_GT(pivots[k][b], 0) << "no link with pivots k " << k << ", b " << b;
+  int degenerate = 0;
+  for (int perm = 0; perm < 3; ++perm)
+    for (int i = 0; i < 50; ++i) {
+      const SU3d s = random_su3(rng);
+      const double nn = 1.0 / std::sqrt(norm2(s.e[0][0]) + norm2(s.e[0][1]));
+      const SU3d u = i == 0 ? SU3d::identity() : embedded_su2(s.e[0][0] * nn, s.e[0][1] * nn, ang(rng), perm);
+      double v[8];
+      Recon<Reconstruct::r8>::pack(u, v);
+      degenerate += Recon<Reconstruct::r8>::unpack_factored(v).e == 0.0;
+      EXPECT_LT(factored_product_error<double>(u, rng), 1e-14) << "degenerate link " << i << ", perm " << perm;
+      EXPECT_LT(factored_product_error<float>(u, rng), 5e-6) << "degenerate link " << i << ", perm " << perm;
+    }
+  EXPECT_EQ(degenerate, 150);
+}
+
 TEST(Reconstruct, R8HalfScalesCoverTheAngleSlots) {
   // Slot 0 holds an angle plus -8, 0 or 8; slot 1 an angle plus -4 or 4: within the half scales.
   std::mt19937_64 rng(5);

@@ -113,8 +113,8 @@ struct GaugeAccessor {
   // each product (3 to 6 reals) or each link entry (12 or 18) left out: half r18/r12 links come
   // back times 32767 (the stored integers, converted without each entry's 1/32767; r12 as a
   // HalfR12Link, whose rebuilt row is scaled in the product), unscaled_factor to be folded into
-  // the neighbour's own factor; r8 links as a SignlessPivotedLink, their sign to be applied by
-  // with_link_sign. r18/r12 in double and single: load_link's matrix.
+  // the neighbour's own factor; r8 links as a FactoredLink (W's rows 1 and 2 not formed; in
+  // double a SignlessPivotedLink), their sign to be applied by with_link_sign. r18/r12 in double and single: load_link's matrix.
   // (Tried: converting each int16 as the int32 holding it in its top half, so that ptxas emits
   // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into the factor: the shifts cost
   // more issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
@@ -131,7 +131,13 @@ struct GaugeAccessor {
     } else if constexpr (R == Reconstruct::r8) {
       real v[nreals];
       decode(s, mu, v);
-      return SignlessPivotedLink<real>{Recon<R>::template unpack_pivoted<real>(v)};
+      // In double the factored form's extra products cost more than the cofactors it skips
+      // (Wilson double r8 7.6% slower on an H200; single 2.6% and half 3.9% faster;
+      // bench/results/2026-11-27-r8-factored/).
+      if constexpr (std::is_same_v<real, double>)
+        return SignlessPivotedLink<real>{Recon<R>::template unpack_pivoted<real>(v)};
+      else
+        return Recon<R>::template unpack_factored<real>(v);
     } else {
       return load_link(s, mu);
     }

@@ -250,6 +250,84 @@ GLUON_HD_INLINE T with_link_sign(const DirectedPivotedLink<T>& u, T f) {
   return u.p.b ? -f : f;
 }
 
+// An r8 link in the form its products are cheapest in, for the stencils (load_link_unscaled): W
+// of Recon<r8> with its pivots k and b and without its sign (with_link_sign, as for
+// SignlessPivotedLink), W's rows 1 and 2 never formed. Every row of W below row 0 is a combination
+// of p = (W01, W02) and q = (-conj W02, conj W01) (cofactors and orthogonality, Recon<r8>), so for
+// a colour vector h, with s = p1 h1 + p2 h2 and t = q1 h1 + q2 h2,
+//   (W h)_0 = a0 h0 + e s,   (W h)_1 = a1 h0 + g1 t + f1 s,   (W h)_2 = a2 h0 + g2 t + f2 s,
+// and with u = e h0 + conj(f1) h1 + conj(f2) h2 and v = conj(g1) h1 + conj(g2) h2,
+//   (W^+ h)_0 = conj(a0) h0 + conj(a1) h1 + conj(a2) h2,
+//   (W^+ h)_1 = conj(p1) u - p2 v,   (W^+ h)_2 = conj(p2) u + p1 v.
+// Regular links: a = column 0 of W, e = 1, g1 = conj(W20) / n, g2 = -conj(W10) / n,
+// f1 = -conj(W00) W10 / n, f2 = -conj(W00) W20 / n. Degenerate ones (the 2x2 block B):
+// a = (W00, 0, 0), p = (B11, B12), e = 0, g1 = 0, f1 = 1, g2 = conj(W00), f2 = 0.
+// A product costs 11 to 12 complex multiply-adds against the matrix's 9, but the 4 cofactors
+// (8 complex products a link) are never formed, and s and t, half of each product, need only
+// the stored p and h: they run while the square roots, sines and reciprocal of the rebuild are
+// still in flight (the single r8 dslash is latency-bound, docs/bench.md).
+template <class T>
+struct FactoredLink {
+  Complex<T> a0, a1, a2, p1, p2, g1, g2, f1, f2;
+  T e;
+  int k;
+  bool b;
+  // W itself (its rows 1 and 2 formed), as a PivotedLink.
+  GLUON_HD_INLINE PivotedLink<T> pivoted() const {
+    const Complex<T> q1 = -conj(p2), q2 = conj(p1);
+    Matrix3<T> w;
+    w.e[0][0] = a0;
+    w.e[0][1] = e * p1;
+    w.e[0][2] = e * p2;
+    w.e[1][0] = a1;
+    w.e[2][0] = a2;
+    w.e[1][1] = g1 * q1 + f1 * p1;
+    w.e[1][2] = g1 * q2 + f1 * p2;
+    w.e[2][1] = g2 * q1 + f2 * p1;
+    w.e[2][2] = g2 * q2 + f2 * p2;
+    return {w, k, b};
+  }
+};
+// U h / sign = S W g with g_m = h_(m+k)%3.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> operator*(const FactoredLink<T>& u, const ColorVector<T>& h) {
+  ColorVector<T> g = h;
+  detail::rotate3(g, u.k != 0, true);
+  detail::rotate3(g, u.k == 2, true);
+  const Complex<T> s = u.p1 * g.c[1] + u.p2 * g.c[2];
+  const Complex<T> t = conj_mul(u.p1, g.c[2]) - conj_mul(u.p2, g.c[1]);
+  ColorVector<T> out;
+  out.c[0] = u.a0 * g.c[0] + u.e * s;
+  const Complex<T> r1 = u.a1 * g.c[0] + u.g1 * t + u.f1 * s;
+  const Complex<T> r2 = u.a2 * g.c[0] + u.g2 * t + u.f2 * s;
+  out.c[1] = u.b ? r2 : r1;
+  out.c[2] = u.b ? r1 : r2;
+  return out;
+}
+// U^+ h / sign = C^T W^+ (S h): the product's components shifted back by k.
+template <class T>
+GLUON_HD_INLINE ColorVector<T> adj_mul(const FactoredLink<T>& u, const ColorVector<T>& h) {
+  const Complex<T> g0 = h.c[0], g1 = u.b ? h.c[2] : h.c[1], g2 = u.b ? h.c[1] : h.c[2];
+  const Complex<T> uu = u.e * g0 + conj_mul(u.f1, g1) + conj_mul(u.f2, g2);
+  const Complex<T> vv = conj_mul(u.g1, g1) + conj_mul(u.g2, g2);
+  ColorVector<T> q;
+  q.c[0] = conj_mul(u.a0, g0) + conj_mul(u.a1, g1) + conj_mul(u.a2, g2);
+  q.c[1] = conj_mul(u.p1, uu) - u.p2 * vv;
+  q.c[2] = conj_mul(u.p2, uu) + u.p1 * vv;
+  detail::rotate3(q, u.k != 0, false);
+  detail::rotate3(q, u.k == 2, false);
+  return q;
+}
+// The two-thread Wilson kernel's transport: W formed, then directed by selects.
+template <class T>
+GLUON_HD_INLINE DirectedPivotedLink<T> adjoint_if(const FactoredLink<T>& u, bool adj) {
+  return adjoint_if(SignlessPivotedLink<T>{u.pivoted()}, adj);
+}
+template <class T>
+GLUON_HD_INLINE T with_link_sign(const FactoredLink<T>& u, T f) {
+  return u.b ? -f : f;
+}
+
 template <> struct Recon<Reconstruct::r8> {
   // Scale of slot r in half storage (value = int16 / 32767 * scale).
   GLUON_HD_INLINE static constexpr float half_scale(int r) {
@@ -309,6 +387,11 @@ template <> struct Recon<Reconstruct::r8> {
 
   // The rebuilt W with its pivots, not yet undone (PivotedLink: what a stencil multiplies by).
   template <class T> GLUON_HD_INLINE static PivotedLink<T> unpack_pivoted(const T* v) {
+    return unpack_factored(v).pivoted();
+  }
+
+  // W with its pivots in the factored form (FactoredLink), the sign b not applied.
+  template <class T> GLUON_HD_INLINE static FactoredLink<T> unpack_factored(const T* v) {
     // Column shift k from slot 0 (angles lie in [-pi, pi], steps of 8 separate the cases).
     const T a0 = v[0];
     const int k = a0 > T(4) ? 1 : (a0 < T(-4) ? 2 : 0);
@@ -316,21 +399,25 @@ template <> struct Recon<Reconstruct::r8> {
     T s0, c0;
     r8_sincos(phi0, s0, c0);
     const Complex<T> w00dir(c0, s0);
-    Matrix3<T> w;
+    const Complex<T> zero(T(0), T(0));
+    FactoredLink<T> f;
+    f.k = k;
     if (v[6] > T(0.75) && v[7] > T(0.75)) {
-      // Degenerate encoding.
-      const Complex<T> a(v[2], v[3]), c(v[4], v[5]);
-      const Complex<T> d = conj(w00dir);  // det of the 2x2 block
-      w.e[0][0] = w00dir;
-      w.e[0][1] = w.e[0][2] = w.e[1][0] = w.e[2][0] = Complex<T>(T(0), T(0));
-      w.e[1][1] = a;
-      w.e[1][2] = c;
-      w.e[2][1] = -(d * conj(c));
-      w.e[2][2] = d * conj(a);
-      return {w, k, false};
+      // Degenerate encoding: the 2x2 block's first row in p, its second row conj(W00) q.
+      f.a0 = w00dir;
+      f.a1 = f.a2 = zero;
+      f.p1 = Complex<T>(v[2], v[3]);
+      f.p2 = Complex<T>(v[4], v[5]);
+      f.e = T(0);
+      f.g1 = zero;
+      f.f1 = Complex<T>(T(1), T(0));
+      f.g2 = conj(w00dir);
+      f.f2 = zero;
+      f.b = false;
+      return f;
     }
-    const bool b = v[1] > T(0);
-    const T phi1 = v[1] - (b ? kR8AngleStep - T(4) : T(-4));
+    f.b = v[1] > T(0);
+    const T phi1 = v[1] - (f.b ? kR8AngleStep - T(4) : T(-4));
     const Complex<T> w01(v[2], v[3]), w02(v[4], v[5]), w10(v[6], v[7]);
     const T n = norm2(w01) + norm2(w02);
     const T m00 = T(1) - n, m20 = n - norm2(w10);
@@ -339,20 +426,20 @@ template <> struct Recon<Reconstruct::r8> {
     r8_sincos(phi1, s1, c1);
     const Complex<T> w20 = (m20 > r8_floor<T>() ? r8_sqrt(m20) : T(0)) * Complex<T>(c1, s1);
     const T inv_n = n > r8_floor<T>() ? r8_recip(n) : T(0);
-    // 1/n rides on the three conjugates every cofactor has one of (6 multiplies, not 8).
-    const Complex<T> c01 = conj(w01), c02 = conj(w02);
-    const Complex<T> c00n = conj(w00) * inv_n, c10n = conj(w10) * inv_n, c20n = conj(w20) * inv_n;
-    const Complex<T> a10 = c00n * w10, a20 = c00n * w20;
-    w.e[0][0] = w00;
-    w.e[0][1] = w01;
-    w.e[0][2] = w02;
-    w.e[1][0] = w10;
-    w.e[2][0] = w20;
-    w.e[1][1] = -(c20n * c02 + a10 * w01);
-    w.e[1][2] = c20n * c01 - a10 * w02;
-    w.e[2][1] = c10n * c02 - a20 * w01;
-    w.e[2][2] = -(c10n * c01 + a20 * w02);
-    return {w, k, b};
+    // The cofactors: W11 = -(conj(W20) conj(W02) + conj(W00) W10 W01) / n and so on
+    // (Recon<r8>), grouped by p and q.
+    const Complex<T> c00n = conj(w00) * inv_n;
+    f.a0 = w00;
+    f.a1 = w10;
+    f.a2 = w20;
+    f.p1 = w01;
+    f.p2 = w02;
+    f.e = T(1);
+    f.g1 = conj(w20) * inv_n;
+    f.g2 = -(conj(w10) * inv_n);
+    f.f1 = -(c00n * w10);
+    f.f2 = -(c00n * w20);
+    return f;
   }
 
  private:
