@@ -4,7 +4,8 @@
 # machine stays warm between calls):
 #   build  configure the cuda preset and build everything (the tree: the factored form)
 #   base   the r8 Wilson/clover kernel objects again from the commit before's two headers
-#          (factored.patch reversed on copies of them, in an include folder searched first),
+#          (factored.patch, or the diff PATCH names, reversed on copies of them, in an include
+#          folder searched first),
 #          put into a copy of libgluon_qcd.a, and gluon linked again from it: build-cuda/bin/gluon-base
 #   bench  per call, one process a row, alternating the two binaries, each with its own tune cache
 #   test   ctest -L gpu
@@ -21,7 +22,7 @@ fi
 if [ "$STAGE" = base ] || [ "$STAGE" = all ]; then
   OV=$B/base-overlay; rm -rf $OV; mkdir -p $OV/gluon/qcd $B/base-obj
   cp include/gluon/qcd/reconstruct.h include/gluon/qcd/gauge_accessor.h $OV/gluon/qcd/
-  (cd $OV && patch -s -R -p2 < "$HERE/factored.patch") || { echo "patch failed"; exit 1; }
+  (cd $OV && patch -s -R -p2 < "${PATCH:-$HERE/factored.patch}") || { echo "patch failed"; exit 1; }
   grep -c FactoredLink $OV/gluon/qcd/reconstruct.h
   for f in ${BASE_FILES:-wilson_dslash_single_r8 wilson_dslash_double_r8 wilson_dslash_half_r8}; do
     cmd=$(python3 -c "
