@@ -114,7 +114,8 @@ struct GaugeAccessor {
   // back times 32767 (the stored integers, converted without each entry's 1/32767; r12 as a
   // HalfR12Link, whose rebuilt row is scaled in the product), unscaled_factor to be folded into
   // the neighbour's own factor; r8 links as a FactoredLink (W's rows 1 and 2 not formed; in
-  // double a SignlessPivotedLink), their sign to be applied by with_link_sign. r18/r12 in double and single: load_link's matrix.
+  // double a SignlessPivotedLink), their sign to be applied by with_link_sign. r18/r12 in double
+  // and single: load_link's matrix.
   // (Tried: converting each int16 as the int32 holding it in its top half, so that ptxas emits
   // full-rate I2FP instead of quarter-rate I2F, the 2^16 folded into the factor: the shifts cost
   // more issue slots than the I2F did, half Wilson -5%, clover -3%; H200, trip 6 of
