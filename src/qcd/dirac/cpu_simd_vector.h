@@ -256,6 +256,30 @@ struct Simd {
     }
   }
 
+  // Single precision: 1/sqrt(v) and 1/v to the hardware estimate's accuracy (AVX-512's rsqrt14 and
+  // rcp14: 2^-14 relative; AVX2's rsqrt and rcp: 1.5 2^-12), for a Newton step to refine: a few
+  // fused multiply-adds where vsqrtps and vdivps wait on the divider (cpu_simd_r8.h).
+  static GLUON_SIMD_INLINE V rsqrt_estimate(V v) {
+    static_assert(sizeof(T) == 4, "single precision only");
+#if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64)
+      return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_rsqrt14_ps(y, __mmask16(0xffff), y); });
+    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rsqrt14_ps(y, __mmask8(0xff), y); });
+#else
+    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rsqrt_ps(y); });
+#endif
+  }
+  static GLUON_SIMD_INLINE V rcp_estimate(V v) {
+    static_assert(sizeof(T) == 4, "single precision only");
+#if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64)
+      return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_rcp14_ps(y, __mmask16(0xffff), y); });
+    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rcp14_ps(y, __mmask8(0xff), y); });
+#else
+    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rcp_ps(y); });
+#endif
+  }
+
   // Whether any lane of m is set (m: the all-ones / all-zeros lanes of a comparison).
   static GLUON_SIMD_INLINE bool any(M m) {
     __m256i x[sizeof(M) / 32];
