@@ -64,6 +64,15 @@ SpinorFieldParams tiled_params(const Geometry& g, Precision p, SiteSubset subset
   return sp;
 }
 
+// The reference Wilson operator (kappa and mass unset: the tests here compare its hop) with
+// boundary phases bc.
+reference::ReferenceWilson wilson_reference(const GaugeField& u, const std::array<double, 4>& bc) {
+  DiracParams rp;
+  rp.type = DiracType::wilson;
+  rp.boundary = bc;
+  return reference::ReferenceWilson(rp, u);
+}
+
 // want = x + a d (canonical fields of one subset)
 SpinorField xpay(const SpinorField& x, double a, const SpinorField& d) {
   SpinorField r = converted(x, x.params(), cpu);
@@ -103,10 +112,7 @@ TEST(WilsonSimd, EveryFormMatchesTheReference) {
     const SpinorField in = gaussian(g, 102), x = gaussian(g, 103);
     for (const auto& bc : kPhases)
       for (Reconstruct r : kRecons) {
-        DiracParams rp;
-        rp.type = DiracType::wilson;
-        rp.boundary = bc;
-        const reference::ReferenceWilson ref(rp, u);
+        const reference::ReferenceWilson ref = wilson_reference(u, bc);
         const WilsonDslash d(u, bc, k.p, r, cpu);
         if (!d.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
         ASSERT_EQ(d.order(), FieldOrder::tiled);
@@ -241,10 +247,7 @@ TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
     const Geometry g(k.dims);
     const GaugeField u = hot_field(g, 121);
     const SpinorField in = gaussian(g, 122);
-    DiracParams rp;
-    rp.type = DiracType::wilson;
-    rp.boundary = bc;
-    const reference::ReferenceWilson ref(rp, u);
+    const reference::ReferenceWilson ref = wilson_reference(u, bc);
     const WilsonDslash d(u, bc, k.p, r, cpu);
     EXPECT_FALSE(d.vectorised()) << g.to_string() << " " << to_string(k.p) << " " << to_string(r);
     EXPECT_EQ(d.order(), FieldOrder::site_major);
@@ -270,10 +273,7 @@ TEST(WilsonSimd, OtherFieldOrdersUseTheScalarKernelOnTiledLinks) {
   const GaugeField u = hot_field(g, 131);
   const SpinorField in = gaussian(g, 132);
   const std::array<double, 4> bc{-1.0, 0.5, -0.75, -1.0};
-  DiracParams rp;
-  rp.type = DiracType::wilson;
-  rp.boundary = bc;
-  const reference::ReferenceWilson ref(rp, u);
+  const reference::ReferenceWilson ref = wilson_reference(u, bc);
   SpinorField want = canonical_full(g);
   ref.hop(want, in, true);
   for (Reconstruct r : kRecons) {
@@ -313,10 +313,7 @@ TEST(WilsonSimd, R8TilesMixingDegenerateAndPivotedLinksMatchTheReference) {
   ASSERT_GT(degenerate, g.volume() / 2);
   const SpinorField in = gaussian(g, 162);
   const std::array<double, 4>& bc = kPhases[0];
-  DiracParams rp;
-  rp.type = DiracType::wilson;
-  rp.boundary = bc;
-  const reference::ReferenceWilson ref(rp, u);
+  const reference::ReferenceWilson ref = wilson_reference(u, bc);
   for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
     const WilsonDslash d(u, bc, p, Reconstruct::r8, cpu);
     if (!d.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
@@ -342,10 +339,7 @@ TEST(WilsonSimd, SingleR8HopIsAsAccurateAsR12) {
   const GaugeField u = hot_field(g, 171);
   const SpinorField in = gaussian(g, 172);
   const std::array<double, 4>& bc = kPhases[0];
-  DiracParams rp;
-  rp.type = DiracType::wilson;
-  rp.boundary = bc;
-  const reference::ReferenceWilson ref(rp, u);
+  const reference::ReferenceWilson ref = wilson_reference(u, bc);
   const SpinorField fin = converted(in, tiled_params(g, Precision::single), cpu);
   for (bool dag : {false, true}) {
     SpinorField want = canonical_full(g);
