@@ -17,10 +17,11 @@
 // |q| <= 2) to |r| <= pi/4, where the Taylor series to r^15 is within rounding (the first dropped
 // term is below 5e-17 relative), and the quadrant q swaps and negates the two. Single: the series
 // of the half angle and the double-angle formulas, with no quadrant (sincos below). Single also
-// takes its square roots and reciprocal from the hardware estimates and one Newton step.
-// (On a Zen 4 core, one thread, a lattice in cache, that made the Wilson single r8 hop 1.06-1.09x
-// and staggered 1.08x as fast; the Wilson single r8 hop's error stays within 2.5 times r12's,
-// WilsonSimd.SingleR8HopIsAsAccurateAsR12.)
+// takes its square roots and reciprocal from the hardware estimates and one Newton step (root,
+// recip). In one process against the reduced-angle sincos and IEEE sqrt/div, that made the single
+// and half r8 hops 1.014-1.085x as fast on the Xeon host of the GPU machine and 1.05-1.07x on a
+// Zen 4 core (bench/results/2026-11-27-cpu-r8-estimates/); the Wilson single r8 hop's error stays
+// within 2.5 times r12's (WilsonSimd.SingleR8HopIsAsAccurateAsR12).
 #include "cpu_simd_vector.h"
 
 #if defined(GLUON_CPU_SIMD)
@@ -47,9 +48,9 @@ struct SimdR8 {
       // Single precision: through the half angle y = x/2, |y| <= pi/2, with no quadrant: sin y
       // and cos y by their Taylor series to y^11 and y^12 (the first dropped terms are below 6e-8
       // and 7e-9 there, and sin y's error enters sin x times cos y), then sin x = 2 sin y cos y
-      // and cos x = 2 cos^2 y - 1 (absolute errors of a few 1e-8). 17 instructions where the
-      // reduction to |r| <= pi/4 below took about 26: its quadrant's masks and selects cost more
-      // than the longer series.
+      // and cos x = 2 cos^2 y - 1 (absolute errors of a few 1e-8). About 17 operations where the
+      // reduction to |r| <= pi/4 below takes about 26 (counted in the source): its quadrant's
+      // masks and selects cost more than the longer series.
       const V y2 = (x * T(0.25)) * x;
       V sp = S::splat(T(-1.0 / 39916800.0));                    // -1/11!
       sp = sp * y2 + T(1.0 / 362880.0);                         // 1/9!
@@ -126,13 +127,26 @@ struct SimdR8 {
     c = cos_neg ? -c0 : c0;
   }
 
-  // Single precision: sqrt(m) for m > 0 (the caller selects 0 elsewhere) as m times the rsqrt
-  // estimate after one Newton step, y (3 - m y^2) / 2: relative error 1.5 times the estimate's
-  // squared (AVX-512's 2^-14: rounding; AVX2's 1.5 2^-12: 2e-7).
-  static GLUON_SIMD_INLINE V sqrt_single(V m) {
-    const V y = S::rsqrt_estimate(m);
-    const V my = m * y;
-    return my * (T(1.5) - (my * y) * T(0.5));
+  // sqrt(m) and 1/n where positive (the callers select 0 elsewhere). Double: IEEE (leaving them
+  // out bought nothing measurable on a Zen 4 VM). Single: the hardware estimate after one Newton step,
+  // y (3 - m y^2) / 2 for 1/sqrt(m) and e (2 - n e) for 1/n, the estimate's relative error
+  // squared (AVX-512's 2^-14: rounding; AVX2's 1.5 2^-12: 2e-7 and 1.4e-7).
+  static GLUON_SIMD_INLINE V root(V m) {
+    if constexpr (kDouble) {
+      return S::sqrt(m);
+    } else {
+      const V y = S::rsqrt_estimate(m);
+      const V my = m * y;
+      return my * (T(1.5) - (my * y) * T(0.5));
+    }
+  }
+  static GLUON_SIMD_INLINE V recip(V n) {
+    if constexpr (kDouble) {
+      return S::splat(T(1)) / n;
+    } else {
+      const V e = S::rcp_estimate(n);
+      return e * (T(2) - n * e);
+    }
   }
 
   // Half: the factor from stored integer to value of slot r.
@@ -200,26 +214,11 @@ struct SimdR8 {
     const V sign = b ? S::splat(T(-1)) : S::splat(T(1));
     const V n = x23.re * x23.re + x23.im * x23.im + x45.re * x45.re + x45.im * x45.im;
     const V m00 = S::splat(T(1)) - n, m20 = n - (x67.re * x67.re + x67.im * x67.im);
-    V r00, r20;
-    if constexpr (kDouble) {
-      r00 = m00 > V{} ? S::sqrt(m00) : V{};
-      r20 = m20 > V{} ? S::sqrt(m20) : V{};
-    } else {
-      r00 = m00 > V{} ? sqrt_single(m00) : V{};
-      r20 = m20 > V{} ? sqrt_single(m20) : V{};
-    }
+    const V r00 = m00 > V{} ? root(m00) : V{}, r20 = m20 > V{} ? root(m20) : V{};
     const C w00 = scaled(dir, r00 * sign), w20 = scaled(C{c1, s1}, r20 * sign);
     const C w01 = scaled(x23, sign), w02 = scaled(x45, sign), w10 = scaled(x67, sign);
     const C p10 = pick(b, w20, w10), p20 = pick(b, w10, w20);  // U'10, U'20
-    V inv_n;
-    if constexpr (kDouble) {
-      inv_n = n > V{} ? S::splat(T(1)) / n : V{};
-    } else {
-      // One Newton step on the estimate e: e (2 - n e) = 1/n (1 - (1 - n e)^2), the relative error
-      // squared (AVX2's 1.5 2^-12: 1.4e-7; AVX-512's 2^-14: rounding).
-      const V e = S::rcp_estimate(n);
-      inv_n = n > V{} ? e * (T(2) - n * e) : V{};
-    }
+    const V inv_n = n > V{} ? recip(n) : V{};
     // 1/n rides on the three conjugates every cofactor has one of.
     const C c01 = conj(w01), c02 = conj(w02);
     const C c00n = scaled(conj(w00), inv_n), c10n = scaled(conj(p10), inv_n), c20n = scaled(conj(p20), inv_n);
