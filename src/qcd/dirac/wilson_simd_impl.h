@@ -22,8 +22,9 @@
 // spinor h; the links are used as stored (32767 times the entries; a rebuilt r12 row 2 is
 // 32767^2 times, and loses one factor where it is used); each h is scaled by its site's
 // norm / 32767^2 (a lane vector of norms, shifted with the spinor in x), which also takes the
-// link's factor out, together with the boundary phase (r8 links are rebuilt at their value, from
-// slots scaled as cpu_simd_r8.h says, and h takes norm / 32767). The output site's norm is its largest
+// link's factor out, together with the boundary phase and the kernel's factor a (kFoldA: no 24
+// multiplies at the end; r8 links are rebuilt at their value, from slots scaled as cpu_simd_r8.h
+// says, and h takes norm / 32767). The output site's norm is its largest
 // |real| (NaN kept), as spinor_accessor.h stores it. The products round differently from the
 // scalar kernel's (which scales each real where it is read), within single precision.
 //
@@ -143,6 +144,9 @@ struct Kernel {
   // spinor carries both factors 1/32767: its norm / 32767 and the link's 1/32767. r8 links are
   // rebuilt at their value (cpu_simd_r8.h): the norm / 32767 only.
   static constexpr T kHalfHop = NR == 8 ? T(1) / kHalfMax : T(1) / (kHalfMax * kHalfMax);
+  // Half scales every hop by its neighbours' norms (in_scale), and a goes into that scale; elsewhere
+  // a hop is scaled only where it wraps, and a multiplies the sums at the end.
+  static constexpr bool kFoldA = kHalf;
   // Forward hop projector 1 - g_mu (D) or 1 + g_mu (D^dagger); backward the other.
   static constexpr int kFwd = Dagger ? 1 : -1;
 
@@ -195,9 +199,9 @@ struct Kernel {
     else return C{load(p), load(p + kT)};
   }
   // Half: the norms of the W sites of `in` from sites s times kHalfHop (the spinor's and the
-  // link's 1/32767); else unused.
+  // link's 1/32767) and a (kFoldA); else unused.
   GLUON_SIMD_INLINE V in_scale(Sites s) const {
-    if constexpr (kHalf) return load(Ptr<const float>{in_norm + (s.a - in_shift), in_norm + (s.b - in_shift)}) * S::splat(kHalfHop);
+    if constexpr (kHalf) return load(Ptr<const float>{in_norm + (s.a - in_shift), in_norm + (s.b - in_shift)}) * S::splat(kHalfHop * a);
     else return V{};
   }
   // Real 0 of the link of direction mu at sites s of the links f (u or u_back); real r is r kT
@@ -546,14 +550,15 @@ struct Kernel {
     hop_row<2>(acc, s0, tp, tb);
     hop_row<3>(acc, s0, tp, tb);
 
+    // a acc (kFoldA: acc, a being in every hop's scale already)
     const V av = S::splat(a);
+    auto times_a = [&](const C& z) { return kFoldA ? z : C{av * z.re, av * z.im}; };
     if constexpr (F == kCloverOnX) {  // C x + a acc
       C xv[4][3];
       load_spinor(x, x_norm, s0 - x_shift, xv);
       apply_clover(s0, xv);
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc)
-          acc[sp][cc] = {xv[sp][cc].re + av * acc[sp][cc].re, xv[sp][cc].im + av * acc[sp][cc].im};
+        for (int cc = 0; cc < 3; ++cc) acc[sp][cc] = S::add(xv[sp][cc], times_a(acc[sp][cc]));
       store_out(s0, acc);
       return;
     }
@@ -562,11 +567,10 @@ struct Kernel {
       C xv[4][3];
       load_spinor(x, x_norm, s0 - x_shift, xv);
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc)
-          acc[sp][cc] = {xv[sp][cc].re + av * acc[sp][cc].re, xv[sp][cc].im + av * acc[sp][cc].im};
+        for (int cc = 0; cc < 3; ++cc) acc[sp][cc] = S::add(xv[sp][cc], times_a(acc[sp][cc]));
     } else {
       for (int sp = 0; sp < 4; ++sp)
-        for (int cc = 0; cc < 3; ++cc) acc[sp][cc] = {av * acc[sp][cc].re, av * acc[sp][cc].im};
+        for (int cc = 0; cc < 3; ++cc) acc[sp][cc] = times_a(acc[sp][cc]);
     }
     store_out(s0, acc);
   }
