@@ -81,7 +81,7 @@ TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPath
   expect_close(h["correlators"]["pion"], pion, 1e-8, "double-half");
   EXPECT_EQ(h["precision"], "double-half");
   EXPECT_LT(h["true_residual"].get<double>(), 1e-11);
-  EXPECT_EQ(h["reliable_delta"].get<double>(), 0.1);  // half's default
+  EXPECT_EQ(h["reliable_delta"].get<double>(), 0.02);  // half's default in BiCGstab (Wilson's default solver)
   const auto e = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision single --delta 0.2");
   EXPECT_EQ(e["reliable_delta"].get<double>(), 0.2);
   expect_close(e["correlators"]["pion"], pion, 1e-8, "double-single, delta 0.2");

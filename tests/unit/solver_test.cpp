@@ -304,17 +304,21 @@ TEST_P(MixedSolver, CgReachesDoubleAccuracyWithReliableUpdates) {
     EXPECT_LE(r.true_residual, 1e-10);
     EXPECT_LE(residual(op, x, b, t == SolverType::cg), 1.5e-10);
     EXPECT_GE(r.reliable_updates, 2);  // during the iteration, not only the final check
-    EXPECT_EQ(r.reliable_delta, GetParam() == Precision::half ? 0.1 : 0.01);
+    EXPECT_EQ(r.reliable_delta, GetParam() != Precision::half ? 0.01 : t == SolverType::bicgstab ? 0.02 : 0.1);
     expect_good_history(r);
   }
 }
 
-// The default threshold follows the sloppy precision; an explicit delta overrides it and is the
-// one the solve reports and uses (a looser delta: fewer reliable updates on the same solve).
+// The default threshold follows the sloppy precision and, in half, the solver; an explicit delta
+// overrides it and is the one the solve reports and uses (a looser delta: fewer reliable updates on
+// the same solve).
 TEST_P(MixedSolver, ReliableDeltaDefaultsBySloppyPrecisionAndCanBeSet) {
   SolverParams p;
-  EXPECT_EQ(reliable_delta(p, GetParam()), GetParam() == Precision::half ? 0.1 : 0.01);
-  EXPECT_EQ(reliable_delta(p, Precision::double_), 0.01);
+  const bool half = GetParam() == Precision::half;
+  for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne})
+    EXPECT_EQ(reliable_delta(p, GetParam(), t), half ? 0.1 : 0.01) << to_string(t);
+  EXPECT_EQ(reliable_delta(p, GetParam(), SolverType::bicgstab), half ? 0.02 : 0.01);
+  EXPECT_EQ(reliable_delta(p, Precision::double_, SolverType::bicgstab), 0.01);
   TestDirac op(kGeom, 17, nonhermitian(), Precision::double_, kCpu);
   TestOperatorOptions so = nonhermitian();
   so.float_coefficients = true;
@@ -325,7 +329,7 @@ TEST_P(MixedSolver, ReliableDeltaDefaultsBySloppyPrecisionAndCanBeSet) {
   const double deltas[2] = {0.3, 1e-3};
   for (int k = 0; k < 2; ++k) {
     p.delta = deltas[k];
-    EXPECT_EQ(reliable_delta(p, GetParam()), deltas[k]);
+    EXPECT_EQ(reliable_delta(p, GetParam(), SolverType::bicgstab), deltas[k]);
     SpinorField x(op.vector_params());
     const SolverResult r = cg(op, x, b, p, &sloppy);
     EXPECT_TRUE(r.converged);

@@ -58,7 +58,7 @@ bool bicgstab_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorFiel
   const runtime::Exec& exs = As.exec;
   SolverResult& res = m.result();
   const double tol = m.params().tol;
-  ReliableSolution sol(A, As, mixed, x, b, tol, m);
+  ReliableSolution sol(A, As, mixed, x, b, tol, m, SolverType::bicgstab);
   if (sol.done()) return true;
   SpinorField& R = sol.R();
   SpinorField& X = sol.X();

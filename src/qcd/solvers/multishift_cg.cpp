@@ -72,7 +72,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
     const LinearOp As = solvers::detail::make_op(so, Form::normal, shifts[base]);
     const SpinorFieldParams sp = so.vector_params();
     const double nrs = static_cast<double>(sp.sites()) * sp.reals_per_site();
-    const double delta = mixed ? reliable_delta(p, sp.precision) : 0.0;
+    const double delta = mixed ? reliable_delta(p, sp.precision, SolverType::cg) : 0.0;
     res.reliable_delta = delta;
 
     const double b2 = blas::norm2(b, ex);

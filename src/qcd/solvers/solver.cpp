@@ -221,11 +221,11 @@ std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy)
 }
 
 ReliableSolution::ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x,
-                                   const SpinorField& b, double tol, Monitor& m)
+                                   const SpinorField& b, double tol, Monitor& m, SolverType solver)
     : nr(vector_reals(A.params)),
       nrs(vector_reals(As.params)),
       flops_s(As.flops),
-      delta(mixed ? reliable_delta(m.params(), As.params.precision) : 0.0),
+      delta(mixed ? reliable_delta(m.params(), As.params.precision, solver) : 0.0),
       A_(A),
       mixed_(mixed),
       x_(x),
@@ -315,7 +315,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
              double tol, Monitor& m) {
   const runtime::Exec& exs = As.exec;
   SolverResult& res = m.result();
-  ReliableSolution sol(A, As, mixed, x, b, tol, m);
+  ReliableSolution sol(A, As, mixed, x, b, tol, m, SolverType::cg);
   if (sol.done()) return true;
   SpinorField& R = sol.R();
   SpinorField& X = sol.X();
@@ -431,9 +431,10 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
 
 }  // namespace solvers::detail
 
-double reliable_delta(const SolverParams& params, Precision sloppy) {
+double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver) {
   if (params.delta > 0.0) return params.delta;
-  return sloppy == Precision::half ? 0.1 : 0.01;
+  if (sloppy != Precision::half) return 0.01;
+  return solver == SolverType::bicgstab ? 0.02 : 0.1;
 }
 
 std::string to_string(SolverType t) {

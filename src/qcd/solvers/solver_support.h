@@ -95,11 +95,12 @@ std::string sci(double v);
 // stopping threshold tol^2 |b|^2, the true residual r = b - A x in the outer precision and, for
 // mixed solves, the sloppy residual and solution correction that reliable updates fold into x.
 // The constructor computes the initial residual; done() is true when nothing is left to do
-// (b = 0, x set to 0; or the initial x already meets tol).
+// (b = 0, x set to 0; or the initial x already meets tol). `solver` picks the default delta
+// (reliable_delta): cg for the CG core (CG, CGNR, CGNE), or bicgstab.
 class ReliableSolution {
  public:
   ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
-                   double tol, Monitor& m);
+                   double tol, Monitor& m, SolverType solver);
   bool done() const { return done_; }
   SpinorField& R() { return mixed_ ? rs_ : r_; }   // residual the iteration updates
   SpinorField& X() { return mixed_ ? xs_ : x_; }   // solution (mixed: correction since the last update)

@@ -23,13 +23,18 @@
 // largest one since the last update (or claims convergence) the true residual b - A x is
 // recomputed with the precise operator, the correction accumulated, and the iteration restarted
 // from the true residual (reliable updates, QUDA paper section VII). The default delta depends on
-// the sloppy precision (reliable_delta): 0.1 for half, 0.01 for single and double. The iterated
+// the sloppy precision and the solver (reliable_delta): 0.01 for single and double; for half 0.1
+// in the CG family (CG, CGNR, CGNE, multi-shift) and 0.02 in BiCGstab. The iterated
 // residual drifts from the true one by about the sloppy unit roundoff times the largest residual
 // since the last update, so at the update it is off by about roundoff / delta relative to |r|:
 // single (roundoff 6e-8) at 0.01 stays about 50x closer than half (about 3e-5, 16-bit fixed
 // point) at 0.1. Measured on weak-field and thermalised configurations, single with delta 0.01
 // needed the same iterations as with 0.1 (within 1.5%) and half as many reliable updates, while half with 0.01
-// needed up to 10% more iterations (bench/results/2026-11-25-reliable-delta/). Without a sloppy
+// needed up to 10% more iterations (bench/results/2026-11-25-reliable-delta/): staggered CG on the
+// thermalised 8^4 sample 2% more at 0.05 and 4.5% more at 0.03. Half BiCGstab (Wilson, clover)
+// at 0.02 needed -0.3% to +1.8% of 0.1's iterations on weak-field and thermalised configurations
+// up to kappa 0.15, with 30-40% fewer updates, each of which costs about one iteration; on an
+// H200 the double-half BiCGstab solves ran 5-7% faster (bench/results/2026-11-27-half-delta/). Without a sloppy
 // operator the solver runs in the operator's precision and recomputes the true residual only when
 // the iterated one claims convergence. Either way "converged" means the TRUE residual met tol. An iterated
 // residual that has not halved in 200 iterations also forces a true-residual check. When a true
@@ -58,7 +63,7 @@ struct SolverParams {
   double tol = 1e-10;              // relative true residual |b - A x| / |b| to reach
   int max_iter = 10000;            // Krylov iterations (all shifts/restarts together)
   double delta = 0.0;              // reliable update when |r| < delta * max |r| since the last one;
-                                   // 0: reliable_delta(sloppy precision)
+                                   // 0: reliable_delta(sloppy precision, solver)
   bool verbose = false;            // log lines (runtime::log::info) while iterating
   int log_every = 100;             // iterations between verbose lines
   bool use_initial_guess = false;  // false: x is set to 0 first (CGNE always starts from 0)
@@ -91,11 +96,12 @@ struct SolverResult {
   std::string failure;    // empty when converged
 };
 
-// The reliable-update threshold a mixed solve uses: params.delta when set (> 0), else the default
-// for the sloppy precision: 0.1 for half, 0.01 for single and double.
-double reliable_delta(const SolverParams& params, Precision sloppy);
-
 enum class SolverType { cg, cgnr, cgne, bicgstab };
+
+// The reliable-update threshold a mixed solve uses: params.delta when set (> 0), else the default
+// for the sloppy precision and solver: 0.01 for single and double; for half 0.02 in BiCGstab and
+// 0.1 in the CG family (cg for CG, CGNR, CGNE and multi-shift CG alike).
+double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver);
 std::string to_string(SolverType t);
 // "cg", "cgnr", "cgne", "bicgstab"; InputError naming the value otherwise.
 SolverType parse_solver_type(const std::string& s);
