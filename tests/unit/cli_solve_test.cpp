@@ -76,7 +76,7 @@ TEST(CliSolve, WilsonPropagatorGivesPositiveCorrelatorsAndAgreesAcrossSolverPath
   expect_close(d["correlators"]["pion"], pion, 1e-8, "double-single");
   EXPECT_EQ(d["precision"], "double-single");
   EXPECT_LT(d["true_residual"].get<double>(), 1e-11);
-  EXPECT_EQ(d["reliable_delta"].get<double>(), 0.01);  // single's default
+  EXPECT_EQ(d["reliable_delta"].get<double>(), 0.001);  // single's default
   const auto h = solve_json(kWeak + "--operator wilson --kappa 0.11 --source 1,2,3,4 --sloppy-precision half --recon 12");
   expect_close(h["correlators"]["pion"], pion, 1e-8, "double-half");
   EXPECT_EQ(h["precision"], "double-half");

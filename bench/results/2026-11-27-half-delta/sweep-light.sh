@@ -4,12 +4,13 @@
 # field (epsilon 0.3) at 16^4, kappa 0.124, for each delta. From the repository root:
 #   SOLVER=bicgstab DELTAS="0.1 0.03 0.02 0.01" bash bench/results/2026-11-27-half-delta/sweep-light.sh
 #   SOLVER=cgnr DELTAS="0.1 0.03 0.01" bash ...
+#   SLOPPY=single SOLVER=bicgstab DELTAS="0.01 0.003 0.001" bash ...  (the sloppy precision, default half)
 G=${GLUON:-build/bin/gluon}
 L8888=${L8888:-../shared/testdata/gauge/lat.sample.l8888}
 SOLVER=${SOLVER:-bicgstab}
 run() { # label, delta, args...
   local lab=$1 d=$2; shift 2
-  $G solve "$@" --solver "$SOLVER" --sloppy-precision half --delta "$d" --json --quiet --backend cpu > /tmp/sj.json 2>/tmp/se.txt ||
+  $G solve "$@" --solver "$SOLVER" --sloppy-precision "${SLOPPY:-half}" --delta "$d" --json --quiet --backend cpu > /tmp/sj.json 2>/tmp/se.txt ||
     { echo "$lab $d FAIL $(tail -c 200 /tmp/se.txt)"; return; }
   python3 -c "
 import json; j=json.load(open('/tmp/sj.json')); c=j['columns']

@@ -433,7 +433,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
 
 double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver) {
   if (params.delta > 0.0) return params.delta;
-  if (sloppy != Precision::half) return 0.01;
+  if (sloppy != Precision::half) return 0.001;
   return solver == SolverType::bicgstab ? 0.02 : 0.1;
 }
 

@@ -23,13 +23,15 @@
 // largest one since the last update (or claims convergence) the true residual b - A x is
 // recomputed with the precise operator, the correction accumulated, and the iteration restarted
 // from the true residual (reliable updates, QUDA paper section VII). The default delta depends on
-// the sloppy precision and the solver (reliable_delta): 0.01 for single and double; for half 0.1
+// the sloppy precision and the solver (reliable_delta): 0.001 for single and double; for half 0.1
 // in the CG family (CG, CGNR, CGNE, multi-shift) and 0.02 in BiCGstab. The iterated
 // residual drifts from the true one by about the sloppy unit roundoff times the largest residual
 // since the last update, so at the update it is off by about roundoff / delta relative to |r|:
-// single (roundoff 6e-8) at 0.01 stays about 50x closer than half (about 3e-5, 16-bit fixed
+// single (roundoff 6e-8) at 0.001 stays about 5x closer than half (about 3e-5, 16-bit fixed
 // point) at 0.1. Measured on weak-field and thermalised configurations, single with delta 0.01
-// needed the same iterations as with 0.1 (within 1.5%) and half as many reliable updates, while half with 0.01
+// and 0.001 needed the same iterations as with 0.1 (within 1.5%) and half as many reliable
+// updates or fewer; 0.001 against 0.01, the same iterations in every case up to kappa 0.15 and
+// 1-2.6% faster double-single solves on an H200 (bench/results/2026-11-27-half-delta/), while half with 0.01
 // needed up to 10% more iterations (bench/results/2026-11-25-reliable-delta/): staggered CG on the
 // thermalised 8^4 sample 2% more at 0.05 and 4.5% more at 0.03. Half BiCGstab (Wilson, clover)
 // at 0.02 needed -0.3% to +1.8% of 0.1's iterations on weak-field and thermalised configurations
@@ -99,7 +101,7 @@ struct SolverResult {
 enum class SolverType { cg, cgnr, cgne, bicgstab };
 
 // The reliable-update threshold a mixed solve uses: params.delta when set (> 0), else the default
-// for the sloppy precision and solver: 0.01 for single and double; for half 0.02 in BiCGstab and
+// for the sloppy precision and solver: 0.001 for single and double; for half 0.02 in BiCGstab and
 // 0.1 in the CG family (cg for CG, CGNR, CGNE and multi-shift CG alike).
 double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver);
 std::string to_string(SolverType t);
