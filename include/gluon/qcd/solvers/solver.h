@@ -24,23 +24,23 @@
 // recomputed with the precise operator, the correction accumulated, and the iteration restarted
 // from the true residual (reliable updates, QUDA paper section VII). The default delta depends on
 // the sloppy precision and the solver (reliable_delta): 0.001 for single and double; for half 0.1
-// in the CG family (CG, CGNR, CGNE, multi-shift) and 0.02 in BiCGstab. The iterated
-// residual drifts from the true one by about the sloppy unit roundoff times the largest residual
-// since the last update, so at the update it is off by about roundoff / delta relative to |r|:
-// single (roundoff 6e-8) at 0.001 stays about 5x closer than half (about 3e-5, 16-bit fixed
-// point) at 0.1. Measured on weak-field and thermalised configurations, single with delta 0.01
-// and 0.001 needed the same iterations as with 0.1 (within 1.5%) and half as many reliable
-// updates or fewer; 0.001 against 0.01, the same iterations in every case up to kappa 0.15 and
-// 1-2.6% faster double-single solves on an H200 (bench/results/2026-11-27-half-delta/), while half with 0.01
-// needed up to 10% more iterations (bench/results/2026-11-25-reliable-delta/): staggered CG on the
-// thermalised 8^4 sample 2% more at 0.05 and 4.5% more at 0.03. Half BiCGstab (Wilson, clover)
-// at 0.02 needed -0.3% to +1.8% of 0.1's iterations on weak-field and thermalised configurations
-// up to kappa 0.15, with 30-40% fewer updates, each of which costs about one iteration; on an
-// H200 the double-half BiCGstab solves ran 5-7% faster (bench/results/2026-11-27-half-delta/). Without a sloppy
-// operator the solver runs in the operator's precision and recomputes the true residual only when
-// the iterated one claims convergence. Either way "converged" means the TRUE residual met tol. An iterated
-// residual that has not halved in 200 iterations also forces a true-residual check. When a true
-// residual is larger than the previous one, the search direction restarts from it.
+// in the CG family (CG, CGNR, CGNE, multi-shift) and 0.02 in BiCGstab. The iterated residual
+// drifts from the true one by about the sloppy unit roundoff times the largest residual since the
+// last update, so at the update it is off by about roundoff / delta relative to |r|: single
+// (roundoff 6e-8) at 0.001 stays about 5x closer than half (about 3e-5, 16-bit fixed point) at
+// 0.1. Measured on weak-field and thermalised configurations up to kappa 0.15
+// (bench/results/2026-11-25-reliable-delta/, 2026-11-27-half-delta/):
+//   - single: 0.001 needed the same iterations as 0.01 (and as 0.1, within 1.5%), with fewer
+//     updates (double-single solves 0.7-2.6% faster on an H200 than at 0.01);
+//   - half, CG family: staggered CG on the thermalised 8^4 sample needed 2% more iterations at
+//     0.05, 4.5% more at 0.03 and 10% more at 0.01, so it keeps 0.1;
+//   - half, BiCGstab (Wilson, clover): 0.02 needed -1.1% to +1.8% of 0.1's iterations with 30-40%
+//     fewer updates, each of which costs about an iteration (double-half BiCGstab 5-7% faster).
+// Without a sloppy operator the solver runs in the operator's precision and recomputes the true
+// residual only when the iterated one claims convergence. Either way "converged" means the TRUE
+// residual met tol. An iterated residual that has not halved in 200 iterations also forces a
+// true-residual check. When a true residual is larger than the previous one, the search direction
+// restarts from it.
 //
 // Failure policy (documented once for all solvers): breakdown (p^dagger A p <= 0 in CG;
 // <r0, r> = 0, <r0, v> = 0, |t| = 0 or omega = 0 in BiCGstab), a NaN/Inf in any scalar,
