@@ -49,8 +49,8 @@ struct SimdR8 {
       // and cos y by their Taylor series to y^11 and y^12 (the first dropped terms are below 6e-8
       // and 7e-9 there, and sin y's error enters sin x times cos y), then sin x = 2 sin y cos y
       // and cos x = 2 cos^2 y - 1 (absolute errors of a few 1e-8). About 17 operations where the
-      // reduction to |r| <= pi/4 below takes about 26 (counted in the source): its quadrant's
-      // masks and selects cost more than the longer series.
+      // reduction to |r| <= pi/4 (sincos_reduced, double's) took about 26 in single (counted in
+      // the source): its quadrant's masks and selects cost more than the longer series.
       const V y2 = (x * T(0.25)) * x;
       V sp = S::splat(T(-1.0 / 39916800.0));                    // -1/11!
       sp = sp * y2 + T(1.0 / 362880.0);                         // 1/9!
@@ -67,17 +67,22 @@ struct SimdR8 {
       cy = cy * y2 + T(1);                                      // cos y
       s = sin2y * cy;
       c = (cy + cy) * cy - T(1);
-      return;
+    } else {
+      sincos_reduced(x, s, c);
     }
+  }
+  // Double: sin x and cos x from r = x - q pi/2, |r| <= pi/4 (the file's comment).
+  static GLUON_SIMD_INLINE void sincos_reduced(V x, V& s, V& c) {
+    static_assert(kDouble, "single precision takes the half angle (sincos)");
     const T two_over_pi = T(0.636619772367581343075535053490057448);
     // pi/2 = hi + lo, hi with trailing zero bits to spare: q hi is exact for |q| <= 2.
-    const T pio2_hi = kDouble ? T(1.57079632679489655800e+00) : T(1.5707963705062866);
-    const T pio2_lo = kDouble ? T(6.12323399573676603587e-17) : T(-4.37113900018624283e-8);
+    const T pio2_hi = T(1.57079632679489655800e+00);
+    const T pio2_lo = T(6.12323399573676603587e-17);
     // q = t rounded to the nearest integer by adding and subtracting 1.5 2^(mantissa bits): t +
     // magic is exact to the integer, whose low bits are those of its pattern's mantissa (the
     // magic's own are 0 there), so qm & 3 = q mod 4. Two adds where a compare, a select, an add
     // and two conversions did it. (Needs IEEE rounding: the build has no -ffast-math.)
-    const T magic = kDouble ? T(6755399441055744.0) : T(12582912.0);  // 1.5 2^52, 1.5 2^23
+    const T magic = T(6755399441055744.0);  // 1.5 2^52
     const V t = x * two_over_pi;
     const V tm = t + magic;
     const V q = tm - magic;
@@ -85,38 +90,23 @@ struct SimdR8 {
     __builtin_memcpy(&qm, &tm, sizeof qm);
     const V r = (x - q * pio2_hi) - q * pio2_lo;
     const V r2 = r * r;
-    V sr, cr;
-    if constexpr (kDouble) {
-      sr = S::splat(T(-1.0 / 1307674368000.0));                 // -1/15!
-      sr = sr * r2 + T(1.0 / 6227020800.0);                     // 1/13!
-      sr = sr * r2 + T(-1.0 / 39916800.0);                      // -1/11!
-      sr = sr * r2 + T(1.0 / 362880.0);                         // 1/9!
-      sr = sr * r2 + T(-1.0 / 5040.0);                          // -1/7!
-      sr = sr * r2 + T(1.0 / 120.0);                            // 1/5!
-      sr = sr * r2 + T(-1.0 / 6.0);                             // -1/3!
-      sr = r + r * r2 * sr;
-      cr = S::splat(T(1.0 / 20922789888000.0));                 // 1/16!
-      cr = cr * r2 + T(-1.0 / 87178291200.0);                   // -1/14!
-      cr = cr * r2 + T(1.0 / 479001600.0);                      // 1/12!
-      cr = cr * r2 + T(-1.0 / 3628800.0);                       // -1/10!
-      cr = cr * r2 + T(1.0 / 40320.0);                          // 1/8!
-      cr = cr * r2 + T(-1.0 / 720.0);                           // -1/6!
-      cr = cr * r2 + T(1.0 / 24.0);                             // 1/4!
-      cr = cr * r2 + T(-0.5);
-      cr = cr * r2 + T(1);
-    } else {
-      sr = S::splat(T(1.0 / 362880.0));
-      sr = sr * r2 + T(-1.0 / 5040.0);
-      sr = sr * r2 + T(1.0 / 120.0);
-      sr = sr * r2 + T(-1.0 / 6.0);
-      sr = r + r * r2 * sr;
-      cr = S::splat(T(-1.0 / 3628800.0));
-      cr = cr * r2 + T(1.0 / 40320.0);
-      cr = cr * r2 + T(-1.0 / 720.0);
-      cr = cr * r2 + T(1.0 / 24.0);
-      cr = cr * r2 + T(-0.5);
-      cr = cr * r2 + T(1);
-    }
+    V sr = S::splat(T(-1.0 / 1307674368000.0));               // -1/15!
+    sr = sr * r2 + T(1.0 / 6227020800.0);                     // 1/13!
+    sr = sr * r2 + T(-1.0 / 39916800.0);                      // -1/11!
+    sr = sr * r2 + T(1.0 / 362880.0);                         // 1/9!
+    sr = sr * r2 + T(-1.0 / 5040.0);                          // -1/7!
+    sr = sr * r2 + T(1.0 / 120.0);                            // 1/5!
+    sr = sr * r2 + T(-1.0 / 6.0);                             // -1/3!
+    sr = r + r * r2 * sr;
+    V cr = S::splat(T(1.0 / 20922789888000.0));               // 1/16!
+    cr = cr * r2 + T(-1.0 / 87178291200.0);                   // -1/14!
+    cr = cr * r2 + T(1.0 / 479001600.0);                      // 1/12!
+    cr = cr * r2 + T(-1.0 / 3628800.0);                       // -1/10!
+    cr = cr * r2 + T(1.0 / 40320.0);                          // 1/8!
+    cr = cr * r2 + T(-1.0 / 720.0);                           // -1/6!
+    cr = cr * r2 + T(1.0 / 24.0);                             // 1/4!
+    cr = cr * r2 + T(-0.5);
+    cr = cr * r2 + T(1);
     // x = q pi/2 + r: sin x = sin r, cos r, -sin r, -cos r and cos x = cos r, -sin r, -cos r,
     // sin r for q = 0, 1, 2, 3 (mod 4).
     const M swap = (qm & 1) != 0;
