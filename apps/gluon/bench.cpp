@@ -6,6 +6,7 @@
 // --json prints one object; --save DIR also writes it to DIR/<device>/<name>.json (atomically).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <memory>
@@ -48,7 +49,7 @@ struct CommonOptions {
 };
 
 struct CopyOptions {
-  double size_mib = 0;  // 0: 1024 on a GPU, 256 on the CPU
+  double size_mib = 0;  // 0: auto (copy_bytes_for)
   int iterations = 50;
 };
 
@@ -97,7 +98,8 @@ json context(const runtime::Exec& ex) {
   j["version"] = build::version;
   const auto h = runtime::host_info();
   j["host"] = {{"hostname", h.hostname}, {"cpu", h.cpu_model}, {"omp_threads", h.threads},
-               {"cpu_vector_isa", qcd::cpu_vector_isa()}};
+               {"cpu_vector_isa", qcd::cpu_vector_isa()},
+               {"last_level_cache_mib", static_cast<double>(h.last_level_cache) / (1024.0 * 1024.0)}};
   j["tuning"] = ex.on_device() ? (runtime::tuning_enabled() ? "on" : "off (GLUON_TUNE=0)") : "none on the CPU (OpenMP)";
   return j;
 }
@@ -128,9 +130,20 @@ void emit(const json& j, const CommonOptions& c, const std::string& file_name, c
   }
 }
 
+// The copy's buffer size: size_mib, or by default 1024 MiB on a GPU (L2 50-60 MiB) and on the
+// CPU as STREAM's run rule asks, each buffer at least 4 times the last-level cache, so that the
+// copy streams from memory as a 48^4 dslash does: at least 256 MiB, at most an eighth of the
+// memory. On the GPU machine's Xeon host (300 MiB of L3) the non-temporal copy read 123-196 GB/s
+// with 64 MiB buffers, 95-126 with 256 MiB (the default before 2026-11-28) and 91-103 with
+// 4096 MiB (bench/results/2026-11-28-cpu-copy-size/).
 std::size_t copy_bytes_for(const runtime::Exec& ex, double size_mib) {
-  const double mib = size_mib > 0 ? size_mib : (ex.on_device() ? 1024.0 : 256.0);
-  return static_cast<std::size_t>(mib * 1024.0 * 1024.0);
+  constexpr double kMiB = 1024.0 * 1024.0;
+  if (size_mib > 0) return static_cast<std::size_t>(size_mib * kMiB);
+  if (ex.on_device()) return static_cast<std::size_t>(1024.0 * kMiB);
+  const auto h = runtime::host_info();
+  double bytes = std::max(256.0 * kMiB, 4.0 * static_cast<double>(h.last_level_cache));
+  if (h.memory > 0) bytes = std::min(bytes, std::max(256.0 * kMiB, static_cast<double>(h.memory) / 8.0));
+  return static_cast<std::size_t>(bytes);
 }
 
 // flag: how the options are spelled on this command ("--" for bench copy, "--copy-" where the copy
@@ -539,7 +552,7 @@ void register_bench(CLI::App& app) {
   auto copy_opts = std::make_shared<CopyOptions>();
   auto* copy = bench->add_subcommand("copy", "Streaming copy bandwidth (read + write) where the backend runs");
   add_common(copy, *common_copy);
-  copy->add_option("--size-mib", copy_opts->size_mib, "Bytes per buffer in MiB (0: 1024 on a GPU, 256 on the CPU)")
+  copy->add_option("--size-mib", copy_opts->size_mib, "Bytes per buffer in MiB (0: 1024 on a GPU; on the CPU 4 times the last-level cache, at least 256)")
       ->capture_default_str();
   copy->add_option("--iterations", copy_opts->iterations, "Timed calls (the median is reported)")->capture_default_str();
   copy->callback([common_copy, copy_opts] { run_copy(*common_copy, *copy_opts); });

@@ -117,6 +117,9 @@ HostInfo host_info() {
   }
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   if (pages > 0 && page > 0) h.memory = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l3 > 0) h.last_level_cache = static_cast<std::size_t>(l3);
+  else if (l2 > 0) h.last_level_cache = static_cast<std::size_t>(l2);
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
   return h;
@@ -152,7 +155,10 @@ std::string describe(const DeviceInfo& d) {
 std::string describe(const HostInfo& h) {
   return "host " + (h.hostname.empty() ? std::string("?") : h.hostname) + ": " + h.cpu_model + ", " +
          std::to_string(h.logical_cpus) + " logical CPUs, " + std::to_string(h.threads) +
-         " OpenMP threads, memory " + gib(h.memory);
+         " OpenMP threads, memory " + gib(h.memory) +
+         (h.last_level_cache > 0
+              ? ", last-level cache " + std::to_string(h.last_level_cache / (1024 * 1024)) + " MiB"
+              : std::string());
 }
 
 }  // namespace gluon::runtime

@@ -9,7 +9,9 @@
 //   list_devices()  every visible device, ordinal order; empty in CPU builds or without a usable
 //                   driver/GPU (never throws for a missing GPU).
 //   HostInfo        OpenMP threads (omp_get_max_threads), logical CPUs, CPU model from
-//                   /proc/cpuinfo ("unknown" when absent), physical memory in bytes, host name.
+//                   /proc/cpuinfo ("unknown" when absent), physical memory in bytes, the
+//                   last-level cache in bytes (glibc's sysconf: the L3, else the L2; 0 where
+//                   unknown), host name.
 //   host_info()     the above for this process.
 //   process_memory() this process's resident anonymous memory now, and how much of it lies in
 //                   transparent huge pages (/proc/self/smaps_rollup; -1 each where unknown). A
@@ -45,6 +47,7 @@ struct HostInfo {
   int logical_cpus = 1;   // std::thread::hardware_concurrency()
   std::string cpu_model;  // /proc/cpuinfo "model name"
   std::size_t memory = 0; // physical memory, bytes
+  std::size_t last_level_cache = 0;  // bytes; 0: unknown
   std::string hostname;
 };
 
