@@ -16,6 +16,7 @@
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
+#include "gluon/runtime/device_info.h"
 #include "test_support.h"
 
 using gluon::test::gluon_binary;
@@ -73,6 +74,22 @@ TEST(BenchCli, CopyOnTheCpuGivesAPositiveBandwidthAndSavesIt) {
   // human-readable form
   ASSERT_EQ(run_command(gluon_binary() + " bench copy --backend cpu --size-mib 4 --iterations 2", out), 0) << out;
   EXPECT_NE(out.find("GB/s"), std::string::npos) << out;
+}
+
+// The CPU copy's default buffers follow STREAM's run rule: at least 4 times the last-level cache
+// the host reports, at least 256 MiB, at most an eighth of the memory (docs/bench.md).
+TEST(BenchCli, CpuCopyBuffersDefaultToFourTimesTheLastLevelCache) {
+  std::string out;
+  ASSERT_EQ(run_command(gluon_binary() + " bench copy --backend cpu --iterations 1 --json", out), 0) << out;
+  const auto j = parse_or_fail(out);
+  ASSERT_TRUE(j.contains("host") && j["host"].contains("last_level_cache_mib")) << out;
+  const double llc = j["host"]["last_level_cache_mib"].get<double>() * 1048576.0;
+  const double bytes = j["bytes_per_buffer"].get<double>();
+  const auto h = gluon::runtime::host_info();
+  EXPECT_EQ(llc, static_cast<double>(h.last_level_cache));
+  EXPECT_GE(bytes, 256.0 * 1048576.0);
+  const double cap = std::max(256.0 * 1048576.0, static_cast<double>(h.memory) / 8.0);
+  EXPECT_NEAR(bytes, std::min(std::max(256.0 * 1048576.0, 4.0 * llc), cap), 1.0) << out;
 }
 
 TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
