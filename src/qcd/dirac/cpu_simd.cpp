@@ -1,8 +1,6 @@
 // When the vector CPU kernels can run (cpu_simd.h).
 #include "cpu_simd.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -10,6 +8,7 @@
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/field_layout.h"
 #include "gluon/qcd/reconstruct.h"
+#include "gluon/runtime/device_info.h"
 #include "gluon/runtime/error.h"
 
 namespace gluon::qcd::detail {
@@ -69,7 +68,7 @@ bool cpu_simd_stream_stores(double bytes, bool auto_by_default) {
     throw InputError(std::string("GLUON_CPU_STREAM_STORES: expected 0, 1 or auto, found '") + e + "'");
   }
   static const double llc = [] {
-    const long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    const std::size_t b = runtime::host_info().last_level_cache;
     return b > 0 ? static_cast<double>(b) : 32.0 * 1024 * 1024;
   }();
   return bytes > llc;

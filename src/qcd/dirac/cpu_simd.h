@@ -22,8 +22,8 @@
 //                              non-temporal one does not, but it holds a fill buffer until the
 //                              line reaches memory and leaves nothing in the cache for the next
 //                              kernel. GLUON_CPU_STREAM_STORES (read at each call): 1 on, 0 off,
-//                              auto on where bytes exceed the last-level cache (sysconf; 32 MiB
-//                              when it says none); unset, auto for the Wilson kernel
+//                              auto on where bytes exceed the last-level cache (HostInfo's;
+//                              32 MiB when it says none); unset, auto for the Wilson kernel
 //                              (auto_by_default) and off for the staggered ones. Compared inside
 //                              one process on the 16-core Xeon host at 48^4, streaming made the
 //                              Wilson/clover double and single dslash 3-12% faster and half
