@@ -99,6 +99,7 @@ json context(const runtime::Exec& ex) {
   const auto h = runtime::host_info();
   j["host"] = {{"hostname", h.hostname}, {"cpu", h.cpu_model}, {"omp_threads", h.threads},
                {"cpu_vector_isa", qcd::cpu_vector_isa()},
+               {"l2_cache_kib", static_cast<double>(h.l2_cache) / 1024.0},
                {"last_level_cache_mib", static_cast<double>(h.last_level_cache) / (1024.0 * 1024.0)}};
   j["tuning"] = ex.on_device() ? (runtime::tuning_enabled() ? "on" : "off (GLUON_TUNE=0)") : "none on the CPU (OpenMP)";
   return j;

@@ -34,7 +34,8 @@ void run_info(bool json) {
     j["default_backend"] = backend;
     j["host"] = {{"hostname", host.hostname}, {"cpu", host.cpu_model}, {"logical_cpus", host.logical_cpus},
                  {"omp_threads", host.threads}, {"memory_bytes", host.memory},
-                 {"last_level_cache_bytes", host.last_level_cache}, {"cpu_vector_isa", qcd::cpu_vector_isa()}};
+                 {"l2_cache_bytes", host.l2_cache}, {"last_level_cache_bytes", host.last_level_cache},
+                 {"cpu_vector_isa", qcd::cpu_vector_isa()}};
     j["devices"] = nlohmann::ordered_json::array();
     for (const auto& d : devices)
       j["devices"].push_back({{"ordinal", d.ordinal},

@@ -120,6 +120,7 @@ HostInfo host_info() {
   const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   if (l3 > 0) h.last_level_cache = static_cast<std::size_t>(l3);
   else if (l2 > 0) h.last_level_cache = static_cast<std::size_t>(l2);
+  if (l2 > 0) h.l2_cache = static_cast<std::size_t>(l2);
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) == 0) h.hostname = name;
   return h;
@@ -156,6 +157,7 @@ std::string describe(const HostInfo& h) {
   return "host " + (h.hostname.empty() ? std::string("?") : h.hostname) + ": " + h.cpu_model + ", " +
          std::to_string(h.logical_cpus) + " logical CPUs, " + std::to_string(h.threads) +
          " OpenMP threads, memory " + gib(h.memory) +
+         (h.l2_cache > 0 ? ", L2 " + std::to_string(h.l2_cache / 1024) + " KiB a core" : std::string()) +
          (h.last_level_cache > 0
               ? ", last-level cache " + std::to_string(h.last_level_cache / (1024 * 1024)) + " MiB"
               : std::string());

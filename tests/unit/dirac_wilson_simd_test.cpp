@@ -7,6 +7,7 @@
 // lattices, precisions and field orders it cannot take run the scalar kernel with the same
 // results. On a CPU without AVX2 the vector path is off: the fallback tests still run.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <array>
 #include <cmath>
@@ -491,6 +492,59 @@ TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaul
         } catch (const InputError& e) {
           EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
         }
+      }
+    }
+  }
+}
+
+// The sweep in blocks of y-rows (GLUON_CPU_BLOCK_ROWS, wilson_simd_impl.h's SweepOrder) visits
+// every output site once: any block size, on thread counts whose ranges of rows begin and end
+// inside a (y, z) plane, writes the bytes that the whole sweep (0) writes, in the hop and the xpay
+// form; a value it does not take is an error naming it.
+TEST(WilsonSimd, EveryBlockSizeOfTheSweepWritesWhatTheWholeSweepWrites) {
+  const int saved = omp_get_max_threads();
+  struct Restore {
+    int n;
+    ~Restore() { omp_set_num_threads(n); }
+  } restore{saved};
+  for (const Case& k : kFits) {
+    const Geometry g(k.dims);
+    const GaugeField u = hot_field(g, 161);
+    const SpinorField fin = converted(gaussian(g, 162), tiled_params(g, k.p), cpu);
+    const SpinorField fx = converted(gaussian(g, 163), tiled_params(g, k.p), cpu);
+    const WilsonDslash w(u, kPhases[1], k.p, Reconstruct::r12, cpu);
+    if (!w.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
+    for (int threads : {1, 2, 3, 5}) {
+      omp_set_num_threads(threads);
+      std::vector<std::array<SpinorField, 2>> outs;
+      for (const char* rows : {"0", "1", "2", "3", "5", "auto"}) {
+        const ScopedEnv env("GLUON_CPU_BLOCK_ROWS", rows);
+        auto& o = outs.emplace_back(std::array<SpinorField, 2>{SpinorField(tiled_params(g, k.p)),
+                                                               SpinorField(tiled_params(g, k.p))});
+        for (int parity : {0, 1}) {
+          w.dslash(o[0], fin, parity, false);
+          w.dslash_xpay(o[1], fin, parity, true, fx, 0.41);
+        }
+        if (outs.size() > 1)
+          for (int f = 0; f < 2; ++f)
+            EXPECT_TRUE(same_bytes(outs[0][f], o[f]))
+                << g.to_string() << " " << to_string(k.p) << " form " << f << ", " << threads
+                << " threads, GLUON_CPU_BLOCK_ROWS=" << rows;
+      }
+    }
+    omp_set_num_threads(saved);
+    for (const char* bad : {"-1", "65537", "rows", "3x"}) {
+      const ScopedEnv env("GLUON_CPU_BLOCK_ROWS", bad);
+      SpinorField o(tiled_params(g, k.p));
+      try {
+        w.dslash(o, fin, 0, false);
+        ADD_FAILURE() << "GLUON_CPU_BLOCK_ROWS=" << bad << " was accepted";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(std::string("GLUON_CPU_BLOCK_ROWS: expected auto or y-rows a block, 0 (no "
+                                                         "blocks) to 65536, found '") +
+                                             bad + "'"),
+                  std::string::npos)
+            << e.what();
       }
     }
   }

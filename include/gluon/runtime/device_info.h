@@ -48,6 +48,7 @@ struct HostInfo {
   std::string cpu_model;  // /proc/cpuinfo "model name"
   std::size_t memory = 0; // physical memory, bytes
   std::size_t last_level_cache = 0;  // bytes; 0: unknown
+  std::size_t l2_cache = 0;          // bytes, one core's (sysconf); 0: unknown
   std::string hostname;
 };
 

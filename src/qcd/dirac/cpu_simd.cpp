@@ -1,6 +1,9 @@
 // When the vector CPU kernels can run (cpu_simd.h).
 #include "cpu_simd.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -99,6 +102,34 @@ bool cpu_simd_prefetch_l2() {
   if (!e || !*e || std::strcmp(e, "l1") == 0) return false;
   if (std::strcmp(e, "l2") == 0) return true;
   throw InputError(std::string("GLUON_CPU_PREFETCH_LEVEL: expected l1 or l2, found '") + e + "'");
+}
+
+int cpu_simd_block_rows(int auto_rows) {
+  const char* e = std::getenv("GLUON_CPU_BLOCK_ROWS");  // read at each call (bench dslash --ab-env)
+  if (!e || !*e || std::strcmp(e, "auto") == 0) return auto_rows;
+  char* end = nullptr;
+  const long b = std::strtol(e, &end, 10);
+  if (*end != '\0' || b < 0 || b > 65536)
+    throw InputError(std::string("GLUON_CPU_BLOCK_ROWS: expected auto or y-rows a block, 0 (no blocks) to 65536, found '") +
+                     e + "'");
+  return static_cast<int>(b);
+}
+
+int cpu_simd_l2_block_rows(const int dims[4], double bytes_per_site, int threads) {
+  static const double l2 = static_cast<double>(runtime::host_info().l2_cache);
+  static const double llc = static_cast<double>(runtime::host_info().last_level_cache);
+  if (l2 <= 0 || threads < 1) return 0;
+  const double sites = static_cast<double>(dims[0]) * dims[1] * dims[2] * dims[3] / 2;
+  if (llc > 0 && sites * bytes_per_site <= 2 * llc) return 0;  // much of it stays in the L3 anyway
+  const std::int64_t yz = static_cast<std::int64_t>(dims[1]) * dims[2];
+  std::int64_t planes = 1;  // the most z values one thread's rows span (the kernels' split of Y Z)
+  for (std::int64_t id = 0; id < threads; ++id) {
+    const std::int64_t q0 = yz * id / threads, q1 = yz * (id + 1) / threads;
+    if (q1 > q0) planes = std::max(planes, (q1 - 1) / dims[1] - q0 / dims[1] + 1);
+  }
+  const double row_bytes = dims[0] / 2.0 * bytes_per_site;
+  const double rows = std::floor(l2 / 4.0 / (static_cast<double>(planes) * row_bytes));
+  return rows < 1 ? 1 : (rows >= dims[1] ? 0 : static_cast<int>(rows));
 }
 
 bool cpu_simd_tile_pairs(bool auto_default) {

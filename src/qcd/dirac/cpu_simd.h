@@ -58,6 +58,19 @@
 //                              where 16 floats are one register (with AVX2 they are two: 1 runs
 //                              them there too, for the tests). The caller's auto_default:
 //                              wilson_simd.cpp
+//   cpu_simd_block_rows(auto_rows), cpu_simd_l2_block_rows(dims, bytes_per_site, threads)
+//                              how many values of y a block of the Wilson kernels' sweep takes
+//                              (wilson_simd_impl.h's SweepOrder): each thread sweeps its rows
+//                              over t a block at a time, so that the input rows it reads again
+//                              at t + 1 and t + 2 stay in its L2. GLUON_CPU_BLOCK_ROWS (read at
+//                              each call): 0 no blocks (the thread's whole range each slice, the
+//                              order before 2026-11-28), N rows, auto (or unset) auto_rows. The
+//                              L2 rule: a block's rows of one slice move a quarter of one core's
+//                              L2 (HostInfo's; 0, no blocks, when it is unknown), counting
+//                              bytes_per_site for every site of the rows of all the z a thread
+//                              spans (the most of any thread); no blocks where one call's bytes
+//                              (bytes_per_site a site of one parity) are at most twice the
+//                              last-level cache, which then serves the whole sweep's reuse
 //   backward_links(u, d)       the links U_mu(x - d mu) stored at x, in u's storage (Grid's
 //                              doubled gauge field): the vector kernels read a
 //                              tile's backward links there, in one contiguous stream per
@@ -84,6 +97,8 @@ CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset);
 int cpu_simd_prefetch_distance(int unset);
 bool cpu_simd_prefetch_l2();
 bool cpu_simd_tile_pairs(bool auto_default);
+int cpu_simd_block_rows(int auto_rows);
+int cpu_simd_l2_block_rows(const int dims[4], double bytes_per_site, int threads);
 GaugeField backward_links(const GaugeField& u, int dist);
 
 }  // namespace gluon::qcd::detail

@@ -1,6 +1,8 @@
 // When the vector CPU Wilson dslash runs, and its launch (wilson_simd.h).
 #include "wilson_simd.h"
 
+#include <omp.h>
+
 #include "gluon/qcd/field_layout.h"
 
 namespace gluon::qcd::detail {
@@ -64,6 +66,18 @@ bool try_wilson_simd(const DslashCall& call) {
   const bool pairs_by_default =
       gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
   a.tile_pairs = cpu_simd_tile_pairs(pairs_by_default) && gp.precision != Precision::double_;
+  // Blocks of the sweep sized by the L2 (cpu_simd.h; every stream a row moves, a tile pair's two
+  // rows) in double and single, whose hops wait on memory, where the fields are more than twice
+  // the L3. Inside one process on the Xeon host (300 MiB L3) at 48^4 they made the double and
+  // single r12 rows 1.03-1.13x as fast (Wilson double 1.10-1.13x), and Wilson double r12 at
+  // 32x40x40x48 1.05-1.07x; there single r12 (1.5 times the L3) read 0.93-0.96x, and at 32^4
+  // 0.95-1.01x. Half, which its instructions hold, read 0.98-1.01x at 48^4 and keeps the whole
+  // sweep (bench/results/2026-11-28-cpu-sweep-blocks).
+  const bool pairs_run = a.tile_pairs && a.dims[3] % 4 == 0;
+  const int l2_rows = gp.precision == Precision::half
+                          ? 0
+                          : cpu_simd_l2_block_rows(a.dims, reals * es * (pairs_run ? 2 : 1), omp_get_max_threads());
+  a.block_rows = cpu_simd_block_rows(l2_rows);
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   switch (gp.precision) {
     case Precision::double_: return v4 ? avx512::wilson_simd_double(a) : avx2::wilson_simd_double(a);

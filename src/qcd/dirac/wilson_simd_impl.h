@@ -69,6 +69,53 @@ template <class T> inline constexpr int kWilsonLanes = kTileSites;
 template <class T> inline constexpr int kWilsonLanes = sizeof(T) == 8 ? 4 : kTileSites;
 #endif
 
+// One thread's order of tasks: its rows r = y + Y z in [q0, q1), in blocks of `by` values of y
+// (all of its z; by = Y: one block), each block swept over the nt time slices: for each t, its
+// rows in increasing r and each row's ntx tasks. task() is the task's index in the launch's order
+// ((r + yz t) ntx + x); next() steps on, and valid turns false after the last task.
+struct SweepOrder {
+  std::int64_t q0, q1, Y, by, nt, ntx, yz;
+  std::int64_t z_lo, z_hi;    // the z of q0 and of q1 - 1
+  std::int64_t yb = 0, t = 0, z = 0, y = 0, x = 0;  // block's first y, slice, row, task in the row
+  bool valid;
+  SweepOrder(std::int64_t q0_, std::int64_t q1_, std::int64_t Y_, std::int64_t by_, std::int64_t nt_, std::int64_t ntx_,
+             std::int64_t yz_)
+      : q0(q0_), q1(q1_), Y(Y_), by(by_), nt(nt_), ntx(ntx_), yz(yz_), z_lo(q0_ / Y_), z_hi((q1_ - 1) / Y_),
+        valid(q1_ > q0_ && nt_ > 0 && ntx_ > 0) {
+    z = z_lo;
+    y = 0;
+    if (valid && !in_range()) next_row();
+  }
+  std::int64_t task() const { return (z * Y + y + yz * t) * ntx + x; }
+  bool in_range() const {
+    const std::int64_t r = z * Y + y;
+    return r >= q0 && r < q1;
+  }
+  // The next row of the thread's range in the order (or the end).
+  void next_row() {
+    do {
+      if (++y < (yb + by < Y ? yb + by : Y)) continue;
+      y = yb;
+      if (++z <= z_hi) continue;
+      z = z_lo;
+      if (++t < nt) continue;
+      t = 0;
+      yb += by;
+      if (yb >= Y) {
+        valid = false;
+        return;
+      }
+      y = yb;
+    } while (!in_range());
+  }
+  void next() {
+    if (!valid) return;
+    if (++x < ntx) return;
+    x = 0;
+    next_row();
+  }
+};
+
 // Tile pairs (Pair): in single and half precision a task may take two tiles, lanes 0-7 a tile at
 // time slice t < T/2 and lanes 8-15 the tile at the same x, y, z and t + T/2, 16 floats a vector:
 // one zmm register with AVX-512, where a tile alone fills only a ymm one, so each instruction
@@ -644,7 +691,9 @@ void launch(const WilsonSimdArgs& a) {
   // plain order (a thread a range of whole time slices) that reuse is a slice later, after more
   // data than the caches hold at 48^4: on the 16-core Xeon host the same volume with small time
   // slices (16^3 x 1296) ran 14-18% (double) and 10-14% (single) faster
-  // (bench/results/2026-11-24-cpu-wilson-blocked).
+  // (bench/results/2026-11-24-cpu-wilson-blocked). With block_rows = b > 0 the thread's rows are
+  // swept over t in blocks of b values of y (all of its z), so that the rows a block reads
+  // again at t + 1 and t + 2 are still in the core's own L2 (SweepOrder).
   // Tile pairs: the threads sweep the slices t < T/2, each task with its partner T/2 on.
   const int ntx = a.dims[0] / 2 / K::kStep;  // tasks per x-row
   const std::int64_t yz = static_cast<std::int64_t>(a.dims[1]) * a.dims[2];
@@ -654,19 +703,17 @@ void launch(const WilsonSimdArgs& a) {
   // 1, 2, 4 and 8 measured on the 2-core Zen 5 VM, 2 the best or equal; on the Xeon host 4 tiles
   // into L2 read 0.976-1.020 of 2 into L1 (bench/results/2026-11-27-cpu-prefetch-level).
   // (Half-tile tasks: as many tasks as make d tiles; tile pairs: d pairs.)
-  const std::int64_t ahead = std::int64_t{a.prefetch_distance} * kTileSites / K::kStep;
+  const int ahead = a.prefetch_distance * kTileSites / K::kStep;
+  const int by = a.block_rows > 0 && a.block_rows < a.dims[1] ? a.block_rows : a.dims[1];
 #pragma omp parallel
   {
     const std::int64_t nth = omp_get_num_threads(), id = omp_get_thread_num();
-    const std::int64_t q0 = yz * id / nth, nq = yz * (id + 1) / nth - q0;
-    const std::int64_t per_slice = nq * ntx, n = per_slice * nt;
-    auto tile_at = [&](std::int64_t j) {  // j-th tile of this thread: slice, row, x-tile
-      const std::int64_t t = j / per_slice, r = j - t * per_slice;
-      return ((q0 + r / ntx) + yz * t) * ntx + r % ntx;
-    };
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (j + ahead < n) k.prefetch(tile_at(j + ahead));
-      k.run_tile(tile_at(j));
+    const std::int64_t q0 = yz * id / nth, q1 = yz * (id + 1) / nth;
+    SweepOrder run(q0, q1, a.dims[1], by, nt, ntx, yz), lead = run;
+    for (int i = 0; i < ahead; ++i) lead.next();
+    for (; run.valid; run.next(), lead.next()) {
+      if (lead.valid) k.prefetch(lead.task());
+      k.run_tile(run.task());
     }
     if (k.stream_out) stream_fence();
   }

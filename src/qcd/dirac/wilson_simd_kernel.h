@@ -36,6 +36,7 @@ struct WilsonSimdArgs {
   int prefetch_distance = 2;  // tiles ahead (cpu_simd_prefetch_distance)
   bool prefetch_l2 = false;   // prefetch into L2 only (cpu_simd_prefetch_l2)
   bool tile_pairs = false;  // single and half: two tiles a task where T % 4 == 0 (cpu_simd_tile_pairs)
+  int block_rows = 0;       // y-rows a block of each thread's sweep over t; 0: all (cpu_simd_block_rows)
   double phase_f[4] = {1, 1, 1, 1}, phase_b[4] = {1, 1, 1, 1};
 };
 
