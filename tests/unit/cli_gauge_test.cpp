@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "gluon/runtime/device_info.h"
 #include "test_support.h"
 
 using gluon::test::gauge_file;
@@ -164,4 +165,11 @@ TEST(CliInfo, PrintsVersionBackendAndJson) {
   EXPECT_TRUE(j.contains("version"));
   EXPECT_TRUE(j.contains("devices"));
   EXPECT_TRUE(j["build"].contains("cuda"));
+  // The caches the CPU kernels size their work by (one core's L2: the Wilson sweep's blocks; the
+  // last-level cache: streamed stores, the copy reference's buffers), as the library reads them.
+  const auto h = gluon::runtime::host_info();
+  ASSERT_TRUE(j.contains("host") && j["host"].contains("l2_cache_bytes")) << j.dump();
+  EXPECT_EQ(j["host"]["l2_cache_bytes"].get<std::size_t>(), h.l2_cache);
+  EXPECT_EQ(j["host"]["last_level_cache_bytes"].get<std::size_t>(), h.last_level_cache);
+  if (h.l2_cache > 0) EXPECT_NE(out.find(std::to_string(h.l2_cache / 1024) + " KiB a core"), std::string::npos) << out;
 }
