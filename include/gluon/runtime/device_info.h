@@ -11,7 +11,7 @@
 //   HostInfo        OpenMP threads (omp_get_max_threads), logical CPUs, CPU model from
 //                   /proc/cpuinfo ("unknown" when absent), physical memory in bytes, the
 //                   last-level cache in bytes (glibc's sysconf: the L3, else the L2; 0 where
-//                   unknown), host name.
+//                   unknown), one core's L2 in bytes (sysconf; 0 where unknown), host name.
 //   host_info()     the above for this process.
 //   process_memory() this process's resident anonymous memory now, and how much of it lies in
 //                   transparent huge pages (/proc/self/smaps_rollup; -1 each where unknown). A

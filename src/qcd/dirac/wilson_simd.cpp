@@ -69,7 +69,7 @@ bool try_wilson_simd(const DslashCall& call) {
   // Blocks of the sweep sized by the L2 (cpu_simd.h; every stream a row moves, a tile pair's two
   // rows) in double and single, whose hops wait on memory, where the fields are more than twice
   // the L3. Inside one process on the Xeon host (300 MiB L3) at 48^4 they made the double and
-  // single r12 rows 1.03-1.13x as fast (Wilson double 1.10-1.13x), and Wilson double r12 at
+  // single r12 rows 1.03-1.13x as fast (Wilson double 1.09-1.13x), and Wilson double r12 at
   // 32x40x40x48 1.05-1.07x; there single r12 (1.5 times the L3) read 0.93-0.96x, and at 32^4
   // 0.95-1.01x. Half, which its instructions hold, read 0.98-1.01x at 48^4 and keeps the whole
   // sweep (bench/results/2026-11-28-cpu-sweep-blocks).
