@@ -8,11 +8,8 @@ OUT=${OUT:?}
 mkdir -p "$OUT"
 S=$SECONDS
 D=bench/results/2026-11-28-cpu-stream-mix
-B=/tmp/ab
-if [ ! -x $B/gluon ]; then
-  mkdir -p $B && for f in build-ab/*.xz; do xz -dc "$f" > $B/$(basename "$f" .xz); chmod +x $B/$(basename "$f" .xz); done
-fi
-{ nproc; lscpu | grep -E "Model name|^CPU\(s\)|Thread|L2|L3|NUMA|MHz" | cut -c1-200; g++ --version | head -1; } > $OUT/machine.txt 2>&1
+source bench/cpu-ab-binaries.sh  # build-ab/ unpacked into $B (/tmp/ab); $OUT/machine.txt
+g++ --version | head -1 >> $OUT/machine.txt
 g++ -O3 -march=native -fopenmp $D/streams.cpp -o /tmp/streams 2> $OUT/build.log || { cat $OUT/build.log; exit 1; }
 export OMP_NUM_THREADS=${THREADS:-16}
 dslash() {  # label args...

@@ -9,17 +9,9 @@ set -u
 OUT=${OUT:?}
 mkdir -p "$OUT"
 S=$SECONDS
-B=/tmp/ab
-if [ ! -x $B/gluon ]; then
-  mkdir -p $B && for f in build-ab/*.xz; do xz -dc "$f" > $B/$(basename "$f" .xz); chmod +x $B/$(basename "$f" .xz); done
-fi
-{ nproc; lscpu | grep -E "Model name|^CPU\(s\)|Thread|L2|L3|NUMA|MHz" | cut -c1-200; } > $OUT/machine.txt 2>&1
-ldd $B/gluon | grep -i "not found" && { echo "missing libraries"; exit 1; }
+source bench/cpu-ab-binaries.sh  # build-ab/ unpacked into $B (/tmp/ab); $OUT/machine.txt
 if [ "${STAGE:-ab}" = test ]; then
-  for env in "X=1" "GLUON_CPU_TILE_PAIRS=1" "GLUON_CPU_TILE_PAIRS=0"; do
-    env $env OMP_NUM_THREADS=4 $B/unit_dirac_wilson_simd_test > $OUT/test-wilson-${env%%=*}-${env##*=}.log 2>&1
-    echo "wilson_simd tests with $env: rc $? ($(grep -E '^\[  (PASSED|FAILED)' $OUT/test-wilson-${env%%=*}-${env##*=}.log | tr '\n' ' '))"
-  done
+  ab_tests wilson unit_dirac_wilson_simd_test "X=1" "GLUON_CPU_TILE_PAIRS=1" "GLUON_CPU_TILE_PAIRS=0"
   echo "tests at $((SECONDS - S)) s"
   exit 0
 fi
