@@ -5,6 +5,9 @@
 # /tmp/ab, once a machine), records the host in $OUT/machine.txt and stops the trip when a
 # library the binaries need is missing there.
 #   OUT=<dir> source bench/cpu-ab-binaries.sh   (then run $B/gluon; ab_tests below for test binaries)
+# OUT must be set (the folder is made here).
+OUT=${OUT:?OUT must name the folder whose files come back}
+mkdir -p "$OUT"
 B=${B:-/tmp/ab}
 if [ ! -x "$B/gluon" ]; then
   mkdir -p "$B" && for f in build-ab/*.xz; do xz -dc "$f" > "$B/$(basename "$f" .xz)"; chmod +x "$B/$(basename "$f" .xz)"; done

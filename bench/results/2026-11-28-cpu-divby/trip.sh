@@ -7,8 +7,6 @@
 #   STAGE=ab ROUNDS="1 2" OUT=<dir> bash ...                                 separate processes, 48^4,
 #     16 OpenMP threads, base and new interleaved, the order swapped every round
 set -u
-OUT=${OUT:?}
-mkdir -p "$OUT"
 S=$SECONDS
 source bench/cpu-ab-binaries.sh  # build-ab/ unpacked into $B (/tmp/ab); $OUT/machine.txt
 if [ "${STAGE:-ab}" = test ]; then

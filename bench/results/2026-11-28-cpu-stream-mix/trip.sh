@@ -4,8 +4,6 @@
 # interleaved in ROUNDS rounds, 16 OpenMP threads.
 #   ROUNDS="1 2 3" OUT=<dir> bash bench/results/2026-11-28-cpu-stream-mix/trip.sh
 set -u
-OUT=${OUT:?}
-mkdir -p "$OUT"
 S=$SECONDS
 D=bench/results/2026-11-28-cpu-stream-mix
 source bench/cpu-ab-binaries.sh  # build-ab/ unpacked into $B (/tmp/ab); $OUT/machine.txt

@@ -6,8 +6,6 @@
 #   STAGE=test OUT=<dir> bash bench/results/2026-11-28-cpu-sweep-blocks/trip.sh   the kernel tests
 #   ROWS=... ROUNDS="1 2" OUT=<dir> bash ...                                       the A/B
 set -u
-OUT=${OUT:?}
-mkdir -p "$OUT"
 S=$SECONDS
 source bench/cpu-ab-binaries.sh  # build-ab/ unpacked into $B (/tmp/ab); $OUT/machine.txt
 if [ "${STAGE:-ab}" = test ]; then

@@ -4,7 +4,6 @@
 # processes? Each process measures its own copy (the same binding), 48^4, 16 threads; bound and
 # unbound processes alternate. Binaries built on the development VM, in build-ab/.
 set -u
-OUT=${OUT:?}
 S=$SECONDS
 source bench/cpu-ab-binaries.sh
 { lscpu -e 2>/dev/null | head -20; command -v numactl >/dev/null && numactl -H; } > $OUT/topology.txt 2>&1
