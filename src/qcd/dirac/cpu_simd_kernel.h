@@ -15,6 +15,14 @@ inline constexpr int kTileSites = 8;
 // for x86-64-v3 (AVX2 and FMA) into namespace avx2; cpu_simd.h's cpu_simd_isa() picks one at run
 // time.
 enum class CpuSimdIsa { none, avx2, avx512 };
+// The link compressions one file's instantiation of a vector kernel takes: every one, or the r8
+// links apart. The AVX-512 Wilson double and staggered single kernels with r8 links are in files
+// of their own (*_r8_avx512.cpp), which GCC compiles with its register-pressure-aware scheduling
+// before register allocation and Sapphire Rapids tuning (GLUON_AVX512_R8_FLAGS, CMakeLists.txt):
+// inside one process on the Xeon host of the GPU machine at 48^4 they ran 1.055-1.076x (Wilson
+// double r8) and 1.133-1.140x (naive staggered single r8) as fast, in every round, while most of
+// the other kernels built so ran slower (Wilson half r12 0.90-0.94x; bench/results/2026-11-28-cpu-mtune).
+enum class LinkSet { all, not_r8, r8 };
 // What the Wilson vector kernel prefetches ahead of a tile (cpu_simd.h: cpu_simd_prefetch).
 enum class CpuPrefetch { all = 0, spinors = 1, ahead = 2, none = 3 };
 

@@ -17,7 +17,8 @@
 //                                    (M_dot) included. Otherwise returns false and the caller
 //                                    runs the scalar kernel (which reads any order).
 //
-// The vector kernels live in staggered_simd_{double,single,half}_avx512.cpp (staggered_simd_impl.h).
+// The vector kernels live in staggered_simd_{double,single,half}_avx512.cpp (staggered_simd_impl.h),
+// the single-precision naive r8 one in staggered_simd_single_r8_avx512.cpp (cpu_simd_kernel.h: LinkSet).
 #include <optional>
 
 #include "cpu_simd.h"

@@ -51,7 +51,8 @@ struct StaggeredSimdArgs {
 // take, so callers need no build flag.
 namespace avx512 {
 bool staggered_simd_double(const StaggeredSimdArgs& a);
-bool staggered_simd_single(const StaggeredSimdArgs& a);
+bool staggered_simd_single(const StaggeredSimdArgs& a);     // fat r18, r12, improved
+bool staggered_simd_single_r8(const StaggeredSimdArgs& a);  // naive r8 (LinkSet)
 bool staggered_simd_half(const StaggeredSimdArgs& a);  // int16 storage, computed in float
 }  // namespace avx512
 namespace avx2 {

@@ -80,7 +80,9 @@ bool try_wilson_simd(const DslashCall& call) {
   a.block_rows = cpu_simd_block_rows(l2_rows);
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   switch (gp.precision) {
-    case Precision::double_: return v4 ? avx512::wilson_simd_double(a) : avx2::wilson_simd_double(a);
+    case Precision::double_:
+      if (!v4) return avx2::wilson_simd_double(a);
+      return a.nreals == 8 ? avx512::wilson_simd_double_r8(a) : avx512::wilson_simd_double(a);
     case Precision::single: return v4 ? avx512::wilson_simd_single(a) : avx2::wilson_simd_single(a);
     case Precision::half: return v4 ? avx512::wilson_simd_half(a) : avx2::wilson_simd_half(a);
   }

@@ -746,19 +746,23 @@ void launch_recon(const WilsonSimdArgs& a) {
   else launch_fuse<T, St, NR, false, false>(a);
 }
 
-// Computed in T, stored as St (T, or int16_t for half with T = float).
-template <class T, class St = T>
+// Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links (else
+// false).
+template <class T, class St = T, LinkSet Links = LinkSet::all>
 bool run(const WilsonSimdArgs& a) {
   if (a.fuse < kPlain || a.fuse > kCloverOnX || (a.fuse != kPlain && !a.clover) || (a.fuse == kCloverOnX && !a.x))
     return false;
   if constexpr (sizeof(St) == 2) {
     if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm) || (a.fuse != kPlain && !a.clover_norm)) return false;
   }
-  if (a.nreals == 18) launch_recon<T, St, 18>(a);
-  else if (a.nreals == 12) launch_recon<T, St, 12>(a);
-  else if (a.nreals == 8) launch_recon<T, St, 8>(a);
-  else return false;
-  return true;
+  if constexpr (Links != LinkSet::r8) {
+    if (a.nreals == 18) return launch_recon<T, St, 18>(a), true;
+    if (a.nreals == 12) return launch_recon<T, St, 12>(a), true;
+  }
+  if constexpr (Links != LinkSet::not_r8) {
+    if (a.nreals == 8) return launch_recon<T, St, 8>(a), true;
+  }
+  return false;
 }
 
 }  // namespace

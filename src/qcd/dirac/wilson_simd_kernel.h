@@ -43,7 +43,8 @@ struct WilsonSimdArgs {
 // Defined in the x86-64-v4 (avx512) and x86-64-v3 (avx2) files; they return false when that
 // file was compiled without its instruction set (a non-x86 build), so callers need no build flag.
 namespace avx512 {
-bool wilson_simd_double(const WilsonSimdArgs& a);
+bool wilson_simd_double(const WilsonSimdArgs& a);     // r18, r12
+bool wilson_simd_double_r8(const WilsonSimdArgs& a);  // r8 (LinkSet)
 bool wilson_simd_single(const WilsonSimdArgs& a);
 bool wilson_simd_half(const WilsonSimdArgs& a);  // int16 storage, computed in float
 }  // namespace avx512
