@@ -16,26 +16,5 @@ if [ "${STAGE:-ab}" = test ]; then
   echo "tests at $((SECONDS - S)) s"
   exit 0
 fi
-export OMP_NUM_THREADS=16
 VARS=${VARS:-a,p,e}
-one() {  # label args...
-  local label=$1; shift
-  $B/gluon bench dslash --backend cpu --lattice ${LAT:-48,48,48,48} --iterations 20 --json "$@" \
-    --ab-env GLUON_CPU_TUNE_VARIANT=$VARS > $OUT/$label.json 2> $OUT/$label.err
-  python3 -c "
-import json
-d = json.load(open('$OUT/$label.json'))
-runs = d['ab']['runs']
-base = runs[0]['gflops']
-print('%-10s %6.1f GFLOP/s %.3f of copy %5.1f GB/s | %s' % ('$label', d['gflops'], d['fraction_of_copy'], d['copy_gbs'],
-      '  '.join('%s %6.1f (%.3f, x%.3f)' % ('/'.join(r['values']), r['gflops'], r['fraction_of_copy'], r['gflops'] / base) for r in runs)))
-" 2>&1 | tee -a $OUT/summary.txt
-}
-for k in ${ROUNDS:-1 2}; do
-  for row in ${CASES:-wd12 cd12 ws12 cs12 wh12 ch12 ws8 cs8 wd8 wh8 sd12 ss8 sh8}; do
-    op=wilson; [ ${row:0:1} = c ] && op=clover; [ ${row:0:1} = s ] && op=staggered; [ ${row:0:1} = i ] && op=improved-staggered
-    p=double; [ ${row:1:1} = s ] && p=single; [ ${row:1:1} = h ] && p=half
-    one $row-$k --operator $op --precision $p --recon ${row:2}
-  done
-  echo "round $k at $((SECONDS - S)) s" | tee -a $OUT/summary.txt
-done
+CASES=${CASES:-wd12 cd12 ws12 cs12 wh12 ch12 ws8 cs8 wd8 wh8 sd12 ss8 sh8} ab_rounds GLUON_CPU_TUNE_VARIANT "$VARS"
