@@ -87,9 +87,9 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   }
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   auto* const kernel = p == Precision::double_ ? (v4 ? avx512::staggered_simd_double : avx2::staggered_simd_double)
-                       : p == Precision::single ? (!v4 ? avx2::staggered_simd_single
-                                                   : a.fat_nreals == 8 && !a.lng ? avx512::staggered_simd_single_r8
-                                                                                 : avx512::staggered_simd_single)
+                       : p == Precision::single ? (!v4                  ? avx2::staggered_simd_single
+                                                   : a.fat_nreals == 8 ? avx512::staggered_simd_single_r8
+                                                                       : avx512::staggered_simd_single)
                                                 : (v4 ? avx512::staggered_simd_half : avx2::staggered_simd_half);
   for (int parity = p0; parity <= p1; ++parity) {
     a.parity = parity;

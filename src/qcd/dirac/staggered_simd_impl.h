@@ -435,36 +435,27 @@ void launch_x(const StaggeredSimdArgs& a) {
   launch<T, St, FNR, LNR, true, false>(a);
 }
 
-// Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links (the
-// fat links' compression; r8 only naive; else false).
+// Computed in T, stored as St (T, or int16_t for half with T = float); the fat links of Links
+// (r8 only naive; else false), as wilson_simd_impl.h's run.
 template <class T, class St = T, LinkSet Links = LinkSet::all>
 bool run(const StaggeredSimdArgs& a) {
   if ((a.dot_partials && !a.x) || !a.fat_back || (a.lng && !a.long_back)) return false;
   if constexpr (sizeof(St) == 2) {
     if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm)) return false;
   }
-  if constexpr (Links == LinkSet::r8) {
-    if (a.lng || a.fat_nreals != 8) return false;
-    launch_x<T, St, 8, 0>(a);
-  } else {
-    const bool fat18 = a.fat_nreals == 18, fat12 = a.fat_nreals == 12;
-    if (!a.lng) {
-      if (fat18) launch_x<T, St, 18, 0>(a);
-      else if (fat12) launch_x<T, St, 12, 0>(a);
-      else if constexpr (Links == LinkSet::all) {
-        if (a.fat_nreals != 8) return false;
-        launch_x<T, St, 8, 0>(a);
-      } else {
-        return false;
-      }
-      return true;
+  if constexpr (Links != LinkSet::r8) {
+    if (a.lng) {
+      if (a.fat_nreals == 18 && a.long_nreals == 18) return launch_x<T, St, 18, 18>(a), true;
+      if (a.fat_nreals == 18 && a.long_nreals == 12) return launch_x<T, St, 18, 12>(a), true;
+      return false;
     }
-    if (!fat18) return false;
-    if (a.long_nreals == 18) launch_x<T, St, 18, 18>(a);
-    else if (a.long_nreals == 12) launch_x<T, St, 18, 12>(a);
-    else return false;
+    if (a.fat_nreals == 18) return launch_x<T, St, 18, 0>(a), true;
+    if (a.fat_nreals == 12) return launch_x<T, St, 12, 0>(a), true;
   }
-  return true;
+  if constexpr (Links != LinkSet::not_r8) {
+    if (!a.lng && a.fat_nreals == 8) return launch_x<T, St, 8, 0>(a), true;
+  }
+  return false;
 }
 
 }  // namespace
