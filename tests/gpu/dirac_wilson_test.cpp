@@ -316,8 +316,7 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
 // epilogues take one clover block a thread), with antiperiodic boundary phases in y and t (the
 // hops' run-time choice of phase); and on the halo path (dimensions forced cut, both policies:
 // ghosts read in the body, or added by the exterior kernels). GLUON_GPU_SITE_THREADS=7 is an
-// error naming it, as are malformed GLUON_GPU_SITE_TILE values (the tiles themselves: the
-// gpu_dirac_wilson_test_tile_* runs of tests/CMakeLists.txt).
+// error naming it.
 TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
@@ -378,8 +377,7 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
   const SpinorField in_g = converted(source(g, mg->vector_params(), 93), mg->vector_params(), gpu);
   SpinorField got(mg->vector_params());
   for (const auto& [name, value] : {std::pair{"GLUON_GPU_SITE_THREADS", "7"}, std::pair{"GLUON_GPU_TAIL_SITES_PER_SM", "1"},
-                                    std::pair{"GLUON_GPU_TAIL_SITES_PER_SM", "64k"}, std::pair{"GLUON_GPU_SITE_TILE", "4x4x4"},
-                                    std::pair{"GLUON_GPU_SITE_TILE", "3x4x4x4"}, std::pair{"GLUON_GPU_SITE_TILE", "4x3x4x4"}}) {
+                                    std::pair{"GLUON_GPU_TAIL_SITES_PER_SM", "64k"}}) {
     test::ScopedEnv bad(name, value);
     try {
       mg->M(got, in_g);

@@ -231,37 +231,6 @@ int wilson_site_threads() {
   throw InputError("GLUON_GPU_SITE_THREADS: expected 1, 2, tail or auto, found '" + std::string(e) + "'");
 }
 
-SiteTile wilson_site_tile(const runtime::Exec& ex, const int dims[4]) {
-  const char* e = std::getenv("GLUON_GPU_SITE_TILE");  // read at each launch (tests, bench --ab-env)
-  if (!e || !*e || std::string(e) == "rows") return SiteTile::rows(dims);
-  int t[4] = {0, 0, 0, 0};
-  const char* p = e;
-  for (int mu = 0; mu < 4; ++mu) {
-    char* end = nullptr;
-    const long v = std::strtol(p, &end, 10);
-    const char want = mu < 3 ? 'x' : '\0';
-    if (end == p || *end != want || v < 1 || v > 4096)
-      throw InputError("GLUON_GPU_SITE_TILE: expected rows or a tile XxYxZxT (e.g. 8x4x4x2), found '" +
-                       std::string(e) + "'");
-    t[mu] = static_cast<int>(v);
-    p = end + (mu < 3 ? 1 : 0);
-  }
-  if (t[0] % 2 != 0)
-    throw InputError("GLUON_GPU_SITE_TILE: the tile's x extent must be even, found '" + std::string(e) + "'");
-  for (int mu = 1; mu < 4; ++mu)
-    if ((t[mu] & (t[mu] - 1)) != 0)
-      throw InputError("GLUON_GPU_SITE_TILE: the tile's y, z and t extents must be powers of two, found '" +
-                       std::string(e) + "'");
-  return ex.on_device() && SiteTile::fits(dims, t) ? SiteTile::of(dims, t) : SiteTile::rows(dims);
-}
-
-std::string site_tile_aux(const SiteTile& t, const int dims[4]) {
-  const SiteTile d = SiteTile::rows(dims);
-  if (t.hx == d.hx && t.by == d.by && t.bz == d.bz && t.bt == d.bt) return "";
-  return " tile " + std::to_string(2 * t.hx) + "x" + std::to_string(1 << t.by) + "x" + std::to_string(1 << t.bz) + "x" +
-         std::to_string(1 << t.bt);
-}
-
 int wilson_tail_sites_per_sm() {
   const char* e = std::getenv("GLUON_GPU_TAIL_SITES_PER_SM");  // read at each launch
   if (!e || !*e) return kWilsonTailSitesPerSm;

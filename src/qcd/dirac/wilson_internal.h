@@ -4,14 +4,12 @@
 #include <array>
 #include <cstdint>
 #include <memory>
-#include <string>
 
 #include "gluon/qcd/dirac/clover_field.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/gauge_field.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
-#include "site_tile.h"
 #include "spinor_halo.h"
 
 namespace gluon::qcd::detail {
@@ -67,13 +65,6 @@ int wilson_site_threads();
 // kind's two-thread part, 2-65536, default kWilsonTailSitesPerSm. InputError on any other value.
 inline constexpr int kWilsonTailSitesPerSm = 512;
 int wilson_tail_sites_per_sm();
-// GLUON_GPU_SITE_TILE, read at each launch: the tile "XxYxZxT" (sites; X even, Y, Z, T powers
-// of two) the GPU Wilson/clover kernels take their output sites in (site_tile.h), or "rows"
-// (unset: the default, SiteTile::rows). A tile that does not fit the local box falls back to
-// the default; the CPU always takes the default. InputError on a malformed value.
-SiteTile wilson_site_tile(const runtime::Exec& ex, const int dims[4]);
-// The tune key's note of a tile other than the default (" tile 8x4x4x2"), else "".
-std::string site_tile_aux(const SiteTile& t, const int dims[4]);
 
 struct DslashCall {
   const GaugeField* u = nullptr;
