@@ -596,7 +596,7 @@ void register_bench(CLI::App& app) {
   solver->add_option("--tol", solve_opts->tol, "Relative true residual")->capture_default_str();
   solver->add_option("--max-iter", solve_opts->max_iter, "Iteration limit")->capture_default_str();
   solver->add_option("--delta", solve_opts->delta,
-                     "Reliable-update threshold (mixed); 0: by the sloppy precision and solver, 0.001 single; half 0.02 BiCGstab, 0.1 CG family")
+                     "Reliable-update threshold (mixed); 0: by the sloppy precision and solver, single 0.001 BiCGstab, 0.0001 CG family; half 0.02 BiCGstab, 0.1 CG family")
       ->capture_default_str();
   solver->add_option("--x-update-batch", solve_opts->x_update_batch,
                      "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")

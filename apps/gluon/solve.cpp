@@ -384,7 +384,7 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--tol", o->tol, "Relative true residual to reach")->capture_default_str();
   cmd->add_option("--max-iter", o->max_iter, "Iteration limit per column")->capture_default_str();
   cmd->add_option("--delta", o->delta,
-                  "Reliable-update threshold (mixed precision); 0: by the sloppy precision and solver, 0.001 single; half 0.02 BiCGstab, 0.1 CG family")
+                  "Reliable-update threshold (mixed precision); 0: by the sloppy precision and solver, single 0.001 BiCGstab, 0.0001 CG family; half 0.02 BiCGstab, 0.1 CG family")
       ->capture_default_str();
   cmd->add_option("--x-update-batch", o->x_update_batch,
                   "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")

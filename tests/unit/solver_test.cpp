@@ -304,7 +304,8 @@ TEST_P(MixedSolver, CgReachesDoubleAccuracyWithReliableUpdates) {
     EXPECT_LE(r.true_residual, 1e-10);
     EXPECT_LE(residual(op, x, b, t == SolverType::cg), 1.5e-10);
     EXPECT_GE(r.reliable_updates, 2);  // during the iteration, not only the final check
-    EXPECT_EQ(r.reliable_delta, GetParam() != Precision::half ? 0.001 : t == SolverType::bicgstab ? 0.02 : 0.1);
+    EXPECT_EQ(r.reliable_delta, GetParam() != Precision::half ? (t == SolverType::bicgstab ? 0.001 : 0.0001)
+                                : t == SolverType::bicgstab ? 0.02 : 0.1);
     expect_good_history(r);
   }
 }
@@ -316,7 +317,7 @@ TEST_P(MixedSolver, ReliableDeltaDefaultsBySloppyPrecisionAndCanBeSet) {
   SolverParams p;
   const bool half = GetParam() == Precision::half;
   for (SolverType t : {SolverType::cg, SolverType::cgnr, SolverType::cgne})
-    EXPECT_EQ(reliable_delta(p, GetParam(), t), half ? 0.1 : 0.001) << to_string(t);
+    EXPECT_EQ(reliable_delta(p, GetParam(), t), half ? 0.1 : 0.0001) << to_string(t);
   EXPECT_EQ(reliable_delta(p, GetParam(), SolverType::bicgstab), half ? 0.02 : 0.001);
   EXPECT_EQ(reliable_delta(p, Precision::double_, SolverType::bicgstab), 0.001);
   TestDirac op(kGeom, 17, nonhermitian(), Precision::double_, kCpu);

@@ -23,15 +23,19 @@
 // largest one since the last update (or claims convergence) the true residual b - A x is
 // recomputed with the precise operator, the correction accumulated, and the iteration restarted
 // from the true residual (reliable updates, QUDA paper section VII). The default delta depends on
-// the sloppy precision and the solver (reliable_delta): 0.001 for single and double; for half 0.1
-// in the CG family (CG, CGNR, CGNE, multi-shift) and 0.02 in BiCGstab. The iterated residual
+// the sloppy precision and the solver (reliable_delta): for single and double 0.0001 in the CG
+// family (CG, CGNR, CGNE, multi-shift) and 0.001 in BiCGstab; for half 0.1 in the CG family and
+// 0.02 in BiCGstab. The iterated residual
 // drifts from the true one by about the sloppy unit roundoff times the largest residual since the
 // last update, so at the update it is off by about roundoff / delta relative to |r|: single
-// (roundoff 6e-8) at 0.001 stays about 5x closer than half (about 3e-5, 16-bit fixed point) at
-// 0.1. Measured on weak-field and thermalised configurations up to kappa 0.15
-// (bench/results/2026-11-25-reliable-delta/, 2026-11-27-half-delta/):
+// (roundoff 6e-8) at 0.0001 stays about as close as half (about 3e-5, 16-bit fixed point) at
+// 0.05. Measured on weak-field and thermalised configurations up to kappa 0.15
+// (bench/results/2026-11-25-reliable-delta/, 2026-11-27-half-delta/, 2026-11-28-single-delta/):
 //   - single: 0.001 needed the same iterations as 0.01 (and as 0.1, within 1.5%), with fewer
-//     updates (double-single solves 0.7-2.6% faster on an H200 than at 0.01);
+//     updates (double-single solves 0.7-2.6% faster on an H200 than at 0.01); 0.0001 the same
+//     iterations again in CGNR and +0.0-0.3% in staggered CG (0.00001: up to +7%), one update
+//     fewer a solve (CGNR 1.4-1.8% faster on an H200), but BiCGstab -0.9% to +1.6%, so
+//     BiCGstab keeps 0.001;
 //   - half, CG family: staggered CG on the thermalised 8^4 sample needed 2% more iterations at
 //     0.05, 4.5% more at 0.03 and 10% more at 0.01, so it keeps 0.1;
 //   - half, BiCGstab (Wilson, clover): 0.02 needed -1.1% to +1.8% of 0.1's iterations with 30-40%
@@ -101,8 +105,9 @@ struct SolverResult {
 enum class SolverType { cg, cgnr, cgne, bicgstab };
 
 // The reliable-update threshold a mixed solve uses: params.delta when set (> 0), else the default
-// for the sloppy precision and solver: 0.001 for single and double; for half 0.02 in BiCGstab and
-// 0.1 in the CG family (cg for CG, CGNR, CGNE and multi-shift CG alike).
+// for the sloppy precision and solver: for single and double 0.001 in BiCGstab and 0.0001 in the
+// CG family; for half 0.02 in BiCGstab and 0.1 in the CG family (cg for CG, CGNR, CGNE and
+// multi-shift CG alike).
 double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver);
 std::string to_string(SolverType t);
 // "cg", "cgnr", "cgne", "bicgstab"; InputError naming the value otherwise.
