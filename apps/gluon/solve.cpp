@@ -32,6 +32,7 @@ namespace {
 
 struct SolveOptions {
   std::string gauge, start, lattice = "8,8,8,16";
+  bool lattice_given = false;  // --lattice on the command line or in the TOML input
   std::string fat_links, long_links;  // improved staggered: the operator's links as given
   std::uint64_t seed = 1;
   double epsilon = 0.1;
@@ -98,6 +99,17 @@ qcd::Coords parse_site(const std::string& text) {
   return c;
 }
 
+// --lattice is for --start; given with gauge files, it must name their lattice (a mismatch is a
+// mistake the file's own dimensions would otherwise silently override).
+void check_lattice_against_file(const SolveOptions& o, const qcd::Coords& dims, const std::string& file) {
+  if (!o.lattice_given) return;
+  const qcd::Coords want = qcd::parse_lattice(o.lattice);
+  if (want != dims)
+    throw InputError(fmt::format("--lattice {},{},{},{}: {} holds a {},{},{},{} lattice (--lattice is for --start; "
+                                 "drop it or give the file's)",
+                                 want[0], want[1], want[2], want[3], file, dims[0], dims[1], dims[2], dims[3]));
+}
+
 qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex, std::string& source) {
   if (o.gauge.empty() == o.start.empty())
     throw InputError(o.gauge.empty() ? "solve: give --gauge FILE or --start unit|hot|weak"
@@ -107,6 +119,7 @@ qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex,
     ro.reunitarize = o.reunitarize;
     io::GaugeFileInfo info;
     qcd::GaugeField u = io::read_gauge(o.gauge, ro, &info);
+    check_lattice_against_file(o, info.dims, o.gauge);
     source = fmt::format("{} ({}{})", o.gauge, info.format_detail, info.reunitarized ? ", re-unitarised" : "");
     return u;
   }
@@ -136,6 +149,7 @@ qcd::ImprovedStaggeredLinks read_improved_links(const SolveOptions& o, std::stri
     throw InputError(fmt::format("{}: lattice {},{},{},{} differs from the fat links' {},{},{},{} ({})", o.long_links,
                                  li.dims[0], li.dims[1], li.dims[2], li.dims[3], fi.dims[0], fi.dims[1], fi.dims[2],
                                  fi.dims[3], o.fat_links));
+  check_lattice_against_file(o, fi.dims, o.fat_links);
   source = fmt::format("fat links {} ({}), long links {} ({})", o.fat_links, fi.format_detail, o.long_links,
                        li.format_detail);
   return links;
@@ -369,7 +383,7 @@ void register_solve(CLI::App& app) {
                   "Improved staggered: one-hop (fat) links from a gauge file, coefficients inside (with --long-links, "
                   "in place of --gauge/--start)");
   cmd->add_option("--long-links", o->long_links, "Improved staggered: three-hop (Naik) links from a gauge file");
-  cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
+  auto* lattice = cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed for --start")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
   cmd->add_flag("--reunitarize", o->reunitarize, "Re-unitarise the loaded links in double");
@@ -405,7 +419,10 @@ void register_solve(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->add_flag("--quiet", o->quiet, "No progress lines");
   cmd->add_flag("--verbose", o->verbose, "Solver log lines");
-  cmd->callback([o] { run_solve(*o); });
+  cmd->callback([o, lattice] {
+    o->lattice_given = lattice->count() > 0;
+    run_solve(*o);
+  });
 }
 
 }  // namespace gluon::apps

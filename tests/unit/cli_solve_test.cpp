@@ -224,6 +224,11 @@ TEST(CliSolve, ImprovedStaggeredFromFatAndLongLinkFiles) {
   EXPECT_NE(out.find("links of --operator improved-staggered, found --operator staggered"), std::string::npos) << out;
   EXPECT_EQ(run_command(cmd + op + "--start weak --fat-links " + dir + "/fat.nersc --long-links " + dir + "/long.ildg", out), 1);
   EXPECT_NE(out.find("replace --gauge/--start"), std::string::npos) << out;
+  // --lattice is for --start: with link files it must name their lattice.
+  const std::string files = "--fat-links " + dir + "/fat.nersc --long-links " + dir + "/long.ildg";
+  EXPECT_EQ(run_command(cmd + op + "--lattice 4,4,4,4 " + files, out), 1);
+  EXPECT_NE(out.find("--lattice 4,4,4,4: " + dir + "/fat.nersc holds a 4,4,4,8 lattice"), std::string::npos) << out;
+  EXPECT_EQ(run_command(cmd + op + "--lattice 4,4,4,8 " + files, out), 0) << out;
 }
 
 TEST(CliSolve, SavedPropagatorReproducesTheCorrelators) {
@@ -248,6 +253,16 @@ TEST(CliSolve, TomlInputAndErrors) {
   EXPECT_EQ(t["correlators"]["pion"], f["correlators"]["pion"]);
 
   std::string out;
+  // A gauge file's lattice against --lattice (here from the TOML input): the same, or an error.
+  using namespace gluon;
+  qcd::GaugeField u = qcd::GaugeField::canonical(qcd::Geometry({4, 4, 4, 8}));
+  qcd::set_start(u, qcd::GaugeStart::weak, 3, 0.2, runtime::cpu_exec());
+  io::write_gauge(dir + "/u.nersc", u, io::GaugeWriteOptions{});
+  std::ofstream(dir + "/file.toml") << "[solve]\ngauge = \"" + dir + "/u.nersc\"\nlattice = [8, 8, 8, 8]\n";
+  EXPECT_NE(run_command(gluon_binary() + " solve --backend cpu --quiet --input " + dir + "/file.toml", out), 0);
+  EXPECT_NE(out.find("--lattice 8,8,8,8: " + dir + "/u.nersc holds a 4,4,4,8 lattice"), std::string::npos) << out;
+  const auto same = solve_json("--gauge " + dir + "/u.nersc --lattice 4,4,4,8 --kappa 0.11");
+  EXPECT_EQ(same["correlators"]["pion"].size(), 8u);
   EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --kappa 0.3", out), 0);
   EXPECT_NE(out.find("kappa"), std::string::npos) << out;
   EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --source 0,0,0,8", out), 0);
