@@ -2,6 +2,7 @@
 // Subcommand registration. Each register_X adds a CLI11 subcommand whose callback runs it;
 // errors propagate as gluon::Error and main() turns them into a message and exit code 1.
 #include <CLI/CLI.hpp>
+#include <array>
 #include <string>
 
 namespace gluon::apps {
@@ -31,5 +32,10 @@ inline CLI::Validator non_negative_integer() {
       },
       "UINT");
 }
+
+// --lattice is for --start; given (`given`: on the command line or in the TOML input) with a
+// gauge file, it must name the file's lattice, which would otherwise silently override it.
+// InputError naming the flag, the file and both lattices (solve.cpp).
+void check_lattice_against_file(bool given, const std::string& lattice, const std::array<int, 4>& dims, const std::string& file);
 
 }  // namespace gluon::apps

@@ -20,6 +20,7 @@ namespace {
 
 struct GaugeOptions {
   std::string start, lattice = "8,8,8,8", load, format = "auto";
+  bool lattice_given = false;  // --lattice on the command line or in the TOML input
   std::uint64_t seed = 1;
   double epsilon = 0.1;
   bool reunitarize = false, no_verify = false;
@@ -80,6 +81,7 @@ void run_gauge(const GaugeOptions& o) {
         throw FileFormatError(o.load, "format", io::to_string(want), io::to_string(found));
     }
     u = io::read_gauge(o.load, ro, &info);
+    check_lattice_against_file(o.lattice_given, o.lattice, info.dims, o.load);
     source = o.load;
     format = io::to_string(info.format);
   } else {
@@ -173,7 +175,7 @@ void register_gauge(CLI::App& app) {
   auto opts = std::make_shared<GaugeOptions>();
   auto* cmd = app.add_subcommand("gauge", "Generate, load, convert and measure gauge fields");
   cmd->add_option("--start", opts->start, "Generate a field: unit, hot (Haar random) or weak");
-  cmd->add_option("--lattice", opts->lattice, "Lattice X,Y,Z,T for --start (even extents)")->capture_default_str();
+  auto* lattice = cmd->add_option("--lattice", opts->lattice, "Lattice X,Y,Z,T for --start (even extents)")->capture_default_str();
   cmd->add_option("--seed", opts->seed, "Random seed for hot/weak starts")->check(non_negative_integer())->capture_default_str();
   cmd->add_option("--epsilon", opts->epsilon, "Weak-field noise amplitude")->capture_default_str();
   cmd->add_option("--load", opts->load, "Read a gauge file (NERSC, ILDG, SciDAC or MILC; detected by content)");
@@ -189,7 +191,10 @@ void register_gauge(CLI::App& app) {
   cmd->add_option("--precision", opts->precision, "Storage precision for measuring: double, single, half")->capture_default_str();
   cmd->add_option("--recon", opts->recon, "Storage compression for measuring: 18, 12, 8")->capture_default_str();
   cmd->add_flag("--json", opts->json, "Print one JSON object");
-  cmd->callback([opts] { run_gauge(*opts); });
+  cmd->callback([opts, lattice] {
+    opts->lattice_given = lattice->count() > 0;
+    run_gauge(*opts);
+  });
 }
 
 }  // namespace gluon::apps

@@ -99,17 +99,6 @@ qcd::Coords parse_site(const std::string& text) {
   return c;
 }
 
-// --lattice is for --start; given with gauge files, it must name their lattice (a mismatch is a
-// mistake the file's own dimensions would otherwise silently override).
-void check_lattice_against_file(const SolveOptions& o, const qcd::Coords& dims, const std::string& file) {
-  if (!o.lattice_given) return;
-  const qcd::Coords want = qcd::parse_lattice(o.lattice);
-  if (want != dims)
-    throw InputError(fmt::format("--lattice {},{},{},{}: {} holds a {},{},{},{} lattice (--lattice is for --start; "
-                                 "drop it or give the file's)",
-                                 want[0], want[1], want[2], want[3], file, dims[0], dims[1], dims[2], dims[3]));
-}
-
 qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex, std::string& source) {
   if (o.gauge.empty() == o.start.empty())
     throw InputError(o.gauge.empty() ? "solve: give --gauge FILE or --start unit|hot|weak"
@@ -119,7 +108,7 @@ qcd::GaugeField load_or_generate(const SolveOptions& o, const runtime::Exec& ex,
     ro.reunitarize = o.reunitarize;
     io::GaugeFileInfo info;
     qcd::GaugeField u = io::read_gauge(o.gauge, ro, &info);
-    check_lattice_against_file(o, info.dims, o.gauge);
+    check_lattice_against_file(o.lattice_given, o.lattice, info.dims, o.gauge);
     source = fmt::format("{} ({}{})", o.gauge, info.format_detail, info.reunitarized ? ", re-unitarised" : "");
     return u;
   }
@@ -149,7 +138,7 @@ qcd::ImprovedStaggeredLinks read_improved_links(const SolveOptions& o, std::stri
     throw InputError(fmt::format("{}: lattice {},{},{},{} differs from the fat links' {},{},{},{} ({})", o.long_links,
                                  li.dims[0], li.dims[1], li.dims[2], li.dims[3], fi.dims[0], fi.dims[1], fi.dims[2],
                                  fi.dims[3], o.fat_links));
-  check_lattice_against_file(o, fi.dims, o.fat_links);
+  check_lattice_against_file(o.lattice_given, o.lattice, fi.dims, o.fat_links);
   source = fmt::format("fat links {} ({}), long links {} ({})", o.fat_links, fi.format_detail, o.long_links,
                        li.format_detail);
   return links;
@@ -373,6 +362,15 @@ void run_solve(const SolveOptions& o) {
 }
 
 }  // namespace
+
+void check_lattice_against_file(bool given, const std::string& lattice, const std::array<int, 4>& dims, const std::string& file) {
+  if (!given) return;
+  const qcd::Coords want = qcd::parse_lattice(lattice);
+  if (want != dims)
+    throw InputError(fmt::format("--lattice {},{},{},{}: {} holds a {},{},{},{} lattice (--lattice is for --start; "
+                                 "drop it or give the file's)",
+                                 want[0], want[1], want[2], want[3], file, dims[0], dims[1], dims[2], dims[3]));
+}
 
 void register_solve(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();

@@ -114,6 +114,13 @@ TEST(CliGauge, ErrorsAreClearAndExitNonZero) {
   EXPECT_NE(run_command(gluon_binary() + " gauge", out), 0);
   EXPECT_NE(out.find("--load"), std::string::npos) << out;
 
+  // --lattice is for --start: with --load it must name the file's lattice.
+  EXPECT_NE(run_command(gluon_binary() + " gauge --load " + gauge_file("t_nersc.cfg") + " --lattice 8,8,8,8", out), 0);
+  EXPECT_NE(out.find("--lattice 8,8,8,8: " + gauge_file("t_nersc.cfg") + " holds a 4,4,4,4 lattice"), std::string::npos)
+      << out;
+  EXPECT_EQ(run_command(gluon_binary() + " gauge --load " + gauge_file("t_nersc.cfg") + " --lattice 4,4,4,4", out), 0)
+      << out;
+
   EXPECT_NE(run_command(gluon_binary() + " gauge --start warm", out), 0);
   EXPECT_NE(out.find("warm"), std::string::npos) << out;
 
