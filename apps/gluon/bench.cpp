@@ -7,13 +7,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
 #include <cctype>
 #include <filesystem>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "solver_settings.h"
@@ -488,7 +489,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   std::vector<double> times;
   for (const auto& run : runs) times.push_back(run.seconds);
   std::vector<std::size_t> order(runs.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::iota(order.begin(), order.end(), std::size_t{0});
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b2) { return times[a] < times[b2]; });
   const qcd::SolverResult& r = runs[order[order.size() / 2]];
   const double ratio = bare.operator_gflops > 0 ? r.gflops / bare.operator_gflops : 0.0;

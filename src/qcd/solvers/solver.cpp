@@ -433,9 +433,9 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
 
 double reliable_delta(const SolverParams& params, Precision sloppy, SolverType solver) {
   if (params.delta > 0.0) return params.delta;
-  // Measured (bench/results/2026-11-27-half-delta/, 2026-11-28-single-delta/): half needs frequent
-  // updates, BiCGstab less so than the CG family; single's CG family (multi-shift CG included)
-  // keeps its iterations down to 1e-4, where BiCGstab already needed up to 1.6% more.
+  // Measured (bench/results/2026-11-27-half-delta/, 2026-11-28-single-delta/): single's CG family
+  // (multi-shift CG included) keeps its iterations with updates as rare as 1e-4, where BiCGstab
+  // already needed up to 1.6% more; half needs frequent ones, the CG family more than BiCGstab.
   if (sloppy != Precision::half) return solver == SolverType::bicgstab ? 0.001 : 0.0001;
   return solver == SolverType::bicgstab ? 0.02 : 0.1;
 }
