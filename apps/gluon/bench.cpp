@@ -410,7 +410,16 @@ struct SolverBenchOptions {
   int max_iter = 10000;
   int x_update_batch = qcd::SolverParams{}.x_update_batch;
   int repeat = 5;  // timed solves; the median one is reported
+  std::vector<double> ab_delta;  // --ab-delta: these reliable-update deltas, interleaved in one process
 };
+
+// The median of `times` (the upper one of an even count) and its index.
+std::size_t median_index(const std::vector<double>& times) {
+  std::vector<std::size_t> order(times.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return times[a] < times[b]; });
+  return order[order.size() / 2];
+}
 
 // A solve on a weak-field configuration (a solvable field, unlike a hot one at these parameters),
 // Gaussian right-hand side on the preconditioned system, against the bare operator timed as in
@@ -423,6 +432,12 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
                      "benchmark runs on one process");
   const runtime::Exec ex = runtime::exec_from_name(c.backend);
   const bool mixed = so.sloppy != "none";
+  if (!so.ab_delta.empty() && !mixed)
+    throw InputError("bench solver: --ab-delta: reliable updates are mixed-precision solves' (give --sloppy-precision "
+                     "single or half)");
+  for (double d : so.ab_delta)
+    if (!(d > 0.0 && d < 1.0))
+      throw InputError(fmt::format("bench solver: --ab-delta: expected deltas in (0, 1), found {}", d));
   const qcd::Precision inner = mixed ? qcd::parse_precision(so.sloppy) : s.precision;
 
   qcd::bench::DslashBenchParams bp;
@@ -488,11 +503,20 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   for (int k = 0; k < so.repeat; ++k) runs.push_back(qcd::solve(type, *op, x, b, sp, sloppy.get()));
   std::vector<double> times;
   for (const auto& run : runs) times.push_back(run.seconds);
-  std::vector<std::size_t> order(runs.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b2) { return times[a] < times[b2]; });
-  const qcd::SolverResult& r = runs[order[order.size() / 2]];
+  const qcd::SolverResult& r = runs[median_index(times)];
   const double ratio = bare.operator_gflops > 0 ? r.gflops / bare.operator_gflops : 0.0;
+  // --ab-delta: the same solve at each delta, `repeat` rounds, the order reversed every other
+  // round, so that the settings share this process's operator, memory and spell of the machine
+  // (between processes one setting's solves differed by up to 3.5%: H200,
+  // bench/results/2026-11-28-single-delta/).
+  std::vector<std::vector<qcd::SolverResult>> ab(so.ab_delta.size());
+  for (int k = 0; k < so.repeat && !ab.empty(); ++k)
+    for (std::size_t i = 0; i < ab.size(); ++i) {
+      const std::size_t d = k % 2 == 0 ? i : ab.size() - 1 - i;
+      qcd::SolverParams q = sp;
+      q.delta = so.ab_delta[d];
+      ab[d].push_back(qcd::solve(type, *op, x, b, q, sloppy.get()));
+    }
 
   json j;
   j["benchmark"] = "solver";
@@ -519,16 +543,38 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   if (s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover) j["kappa"] = so.kappa;
   else j["mass"] = so.mass;
   if (s.type == qcd::DiracType::clover) j["clover_pc"] = o.clover_pc;
+  std::string ab_text;
+  if (!ab.empty()) {
+    json runs_j = json::array();
+    for (std::size_t d = 0; d < ab.size(); ++d) {
+      std::vector<double> t;
+      for (const auto& run : ab[d]) t.push_back(run.seconds);
+      const qcd::SolverResult& m = ab[d][median_index(t)];
+      const double f = bare.operator_gflops > 0 ? m.gflops / bare.operator_gflops : 0.0;
+      runs_j.push_back({{"delta", m.reliable_delta}, {"seconds", m.seconds}, {"seconds_all", t},
+                        {"iterations", m.iterations}, {"reliable_updates", m.reliable_updates},
+                        {"true_residual", m.true_residual}, {"gflops", m.gflops}, {"fraction_of_operator", f}});
+      ab_text += fmt::format("ab           delta {}: {:.4f} s (median of {}), {} iterations, {} reliable updates, "
+                             "{:.1f}% of the operator\n",
+                             m.reliable_delta, m.seconds, t.size(), m.iterations, m.reliable_updates, 100.0 * f);
+    }
+    j["ab"] = {{"variable", "delta"},
+               {"method", "each delta's solve once a round for `repeat` rounds, the order reversed every other "
+                          "round; median per delta"},
+               {"runs", runs_j}};
+  }
   add_tune_stats(j, ex);
   std::string text = fmt::format("device       {} ({})\n", device_name(ex), runtime::to_string(ex.backend));
   text += fmt::format("solver       {} {} in {} precision on {}: {} iterations, true residual {:.3e}, {:.4f} s "
                       "(median of {} solves, {:.4f} to {:.4f} s)\n",
                       qcd::to_string(s.type), r.solver, r.precision, lattice_text(s.lattice), r.iterations,
-                      r.true_residual, r.seconds, so.repeat, times[order.front()], times[order.back()]);
+                      r.true_residual, r.seconds, so.repeat, *std::min_element(times.begin(), times.end()),
+                      *std::max_element(times.begin(), times.end()));
   if (mixed)
     text += fmt::format("             {} reliable updates (delta {})\n", r.reliable_updates, r.reliable_delta);
   text += fmt::format("             {:.1f} GFLOP/s = {:.1f}% of the bare operator's {:.1f} GFLOP/s ({})\n", r.gflops,
                       100.0 * ratio, bare.operator_gflops, qcd::to_string(inner));
+  text += ab_text;
   const std::string name = fmt::format("solver-{}-{}-{}-r{}-{}", slug(qcd::to_string(s.type)), r.solver,
                                        slug(r.precision), static_cast<int>(s.recon), lattice_text(s.lattice));
   emit(j, c, name, text);
@@ -605,6 +651,10 @@ void register_bench(CLI::App& app) {
   solver->add_option("--repeat", solve_opts->repeat, "Timed solves after the warm-up; the median one is reported")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  solver->add_option("--ab-delta", solve_opts->ab_delta,
+                     "Mixed solves: also time these reliable-update deltas (comma list), interleaved over --repeat "
+                     "rounds in this process")
+      ->delimiter(',');
   solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
   solver->add_option("--csw", solve_opts->csw, "Clover coefficient")->capture_default_str();
   solver->add_option("--mass", solve_opts->mass, "Staggered mass")->capture_default_str();

@@ -248,6 +248,34 @@ TEST(BenchCli, SolverReportsItsRateAgainstTheBareOperator) {
   }
 }
 
+// --ab-delta: each delta's solve in every one of --repeat rounds of one process, reported per delta
+// (the deltas as given, a smaller one never with more reliable updates); refused for a solve
+// without reliable updates and for a delta outside (0, 1).
+TEST(BenchCli, SolverAbDeltaTimesEachDeltaInOneProcess) {
+  const std::string base = gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --iterations 3 --warmup 1"
+                                            " --operator staggered --tol 1e-10 --repeat 3 --json";
+  std::string out;
+  ASSERT_EQ(run_command(base + " --sloppy-precision single --ab-delta 0.1,0.0001", out), 0) << out;
+  const auto j = parse_or_fail(out);
+  ASSERT_TRUE(j.contains("ab")) << out;
+  EXPECT_EQ(j["ab"]["variable"], "delta");
+  const auto& runs = j["ab"]["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]["delta"].get<double>(), 0.1);
+  EXPECT_EQ(runs[1]["delta"].get<double>(), 0.0001);
+  for (const auto& r : runs) {
+    EXPECT_EQ(r["seconds_all"].size(), 3u);
+    EXPECT_GT(r["seconds"].get<double>(), 0.0);
+    EXPECT_LT(r["true_residual"].get<double>(), 1e-10);
+    EXPECT_GT(r["fraction_of_operator"].get<double>(), 0.0);
+  }
+  EXPECT_GT(runs[0]["reliable_updates"].get<int>(), runs[1]["reliable_updates"].get<int>());
+  EXPECT_NE(run_command(base + " --ab-delta 0.01", out), 0);
+  EXPECT_NE(out.find("--ab-delta: reliable updates are mixed-precision solves'"), std::string::npos) << out;
+  EXPECT_NE(run_command(base + " --sloppy-precision half --ab-delta 0.01,1.5", out), 0);
+  EXPECT_NE(out.find("--ab-delta: expected deltas in (0, 1), found 1.5"), std::string::npos) << out;
+}
+
 TEST(BenchTraffic, MinimumTrafficPerSiteMatchesTheStatedFormula) {
   const std::int64_t V = 16 * 16 * 16 * 16;
   auto per_site = [&](DiracType t, Precision p, Reconstruct r, Reconstruct rl) {
