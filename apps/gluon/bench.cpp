@@ -413,7 +413,12 @@ struct SolverBenchOptions {
   std::vector<double> ab_delta;  // --ab-delta: these reliable-update deltas, interleaved in one process
 };
 
-// The median of `times` (the upper one of an even count) and its index.
+std::vector<double> seconds_of(const std::vector<qcd::SolverResult>& runs) {
+  std::vector<double> t;
+  for (const auto& run : runs) t.push_back(run.seconds);
+  return t;
+}
+// The index of the median of `times` (the upper one of an even count).
 std::size_t median_index(const std::vector<double>& times) {
   std::vector<std::size_t> order(times.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -495,14 +500,15 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     w.throw_on_failure = false;
     qcd::solve(type, *op, x, b, w, sloppy.get());
   }
-  runtime::profile_reset();  // GLUON_PROFILE=1: the table covers the timed solves alone
-  // The same solve `repeat` times (each from x = 0): one solve of a 32^4 lattice on a GPU takes
-  // 20-60 ms, and single solves of one process varied by about 1.5% (H200,
-  // bench/results/2026-11-27-half-delta/); the median solve is reported, and every time listed.
+  runtime::profile_reset();  // GLUON_PROFILE=1: the table covers the timed (and --ab-delta) solves
+  // The same solve `repeat` times (each from x = 0), the median one reported and every time
+  // listed: one solve of a 32^4 lattice on a GPU takes 20-60 ms, and with one timed solve a
+  // process one row read 0.822 and 0.840 of its operator in two processes (H200,
+  // bench/results/2026-11-27-half-delta/); 5 solves of one process spread by 0.1-1%
+  // (bench/results/2026-11-28-single-delta/).
   std::vector<qcd::SolverResult> runs;
   for (int k = 0; k < so.repeat; ++k) runs.push_back(qcd::solve(type, *op, x, b, sp, sloppy.get()));
-  std::vector<double> times;
-  for (const auto& run : runs) times.push_back(run.seconds);
+  const std::vector<double> times = seconds_of(runs);
   const qcd::SolverResult& r = runs[median_index(times)];
   const double ratio = bare.operator_gflops > 0 ? r.gflops / bare.operator_gflops : 0.0;
   // --ab-delta: the same solve at each delta, `repeat` rounds, the order reversed every other
@@ -547,8 +553,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   if (!ab.empty()) {
     json runs_j = json::array();
     for (std::size_t d = 0; d < ab.size(); ++d) {
-      std::vector<double> t;
-      for (const auto& run : ab[d]) t.push_back(run.seconds);
+      const std::vector<double> t = seconds_of(ab[d]);
       const qcd::SolverResult& m = ab[d][median_index(t)];
       const double f = bare.operator_gflops > 0 ? m.gflops / bare.operator_gflops : 0.0;
       runs_j.push_back({{"delta", m.reliable_delta}, {"seconds", m.seconds}, {"seconds_all", t},
