@@ -10,9 +10,7 @@ S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH
 STAGE=${STAGE:-dslash solver}
 if [[ $STAGE == *build* ]]; then
-  { cmake --preset cuda > $OUT/configure.log 2>&1 && cmake --build build-cuda -j 16 > $OUT/build.log 2>&1; } ||
-    { grep -E "error|rror:" $OUT/build.log | head -30; tail $OUT/configure.log; exit 1; }
-  echo "built $((SECONDS-S)) s"; rm -f $OUT/build.log $OUT/configure.log
+  bash bench/gpu-build.sh || exit 1
 fi
 if [ -x build-cuda/bin/gluon ]; then
   B=$PWD/build-cuda/bin; { nproc; lscpu | grep "Model name"; } > $OUT/machine.txt

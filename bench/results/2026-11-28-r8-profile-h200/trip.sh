@@ -5,9 +5,7 @@
 set -u
 S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH
-{ cmake --preset cuda > $OUT/configure.log 2>&1 && cmake --build build-cuda -j 16 --target gluon > $OUT/build.log 2>&1; } ||
-  { grep -E "error|rror:" $OUT/build.log | head -30; tail $OUT/configure.log; exit 1; }
-echo "built $((SECONDS-S)) s"; rm -f $OUT/build.log $OUT/configure.log
+bash bench/gpu-build.sh gluon || exit 1
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $OUT/gpu.txt
 NCU=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 echo "ncu: $NCU"

@@ -6,10 +6,7 @@ S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH
 STAGE=${STAGE:-build solver tests}
 if [[ $STAGE == *build* ]]; then
-  { cmake --preset cuda > $OUT/configure.log 2>&1 &&
-    cmake --build build-cuda -j 16 --target gluon gpu_solver_test > $OUT/build.log 2>&1; } ||
-    { grep -E "error|rror:" $OUT/build.log | head -30; tail $OUT/configure.log; exit 1; }
-  echo "built $((SECONDS-S)) s"; rm -f $OUT/build.log $OUT/configure.log
+  bash bench/gpu-build.sh gluon gpu_solver_test || exit 1
 fi
 B=$PWD/build-cuda/bin
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $OUT/gpu.txt

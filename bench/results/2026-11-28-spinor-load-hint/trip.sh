@@ -4,9 +4,7 @@
 # each launch: `gluon bench dslash --ab-env` times all four in one process a row.
 S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH
-{ cmake --preset cuda > $OUT/configure.log 2>&1 && cmake --build build-cuda -j 16 --target gluon > $OUT/build.log 2>&1; } ||
-  { grep -E "error|rror:" $OUT/build.log | head -30; tail $OUT/configure.log; exit 1; }
-echo "built $((SECONDS-S)) s"; rm -f $OUT/build.log $OUT/configure.log
+bash bench/gpu-build.sh gluon || exit 1
 B=$PWD/build-cuda/bin
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $OUT/gpu.txt
 R=$OUT/r; mkdir -p $R/tc
