@@ -12,6 +12,7 @@
 #include "gluon/io/atomic_file.h"
 #include "gluon/io/gauge_io.h"
 #include "gluon/io/propagator_io.h"
+#include "gluon/qcd/blas.h"
 #include "gluon/qcd/correlators.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/staggered_links.h"
@@ -39,6 +40,9 @@ struct SolveOptions {
   bool reunitarize = false;
   std::string op = "wilson";
   double kappa = 0.12, mass = 0.1, csw = 1.0;
+  // Given on the command line or in the TOML input: a parameter the operator does not take is an
+  // error, not silently dropped; --mass with Wilson/clover is their mass form.
+  bool kappa_given = false, mass_given = false, csw_given = false, clover_pc_given = false;
   std::string boundary = "1,1,1,-1";
   bool no_even_odd = false;
   std::string clover_pc = "asymmetric";
@@ -166,8 +170,36 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
   f.commit();
 }
 
+// Wilson/clover: kappa as given, or from the mass form (4 + m) - D/2 = M / (2 kappa).
+double wilson_kappa(const SolveOptions& o) { return o.mass_given ? 1.0 / (2.0 * (4.0 + o.mass)) : o.kappa; }
+
+// The operator's parameters: each one given must be one the operator takes, and in range.
+void check_operator_settings(const SolveOptions& o) {
+  const qcd::DiracType type = qcd::parse_dirac_type(o.op);
+  const bool wilson_like = type == qcd::DiracType::wilson || type == qcd::DiracType::clover;
+  if (o.csw_given && type != qcd::DiracType::clover)
+    throw InputError(fmt::format("--csw: only --operator clover has a clover term, found --operator {}", o.op));
+  if (o.clover_pc_given && type != qcd::DiracType::clover)
+    throw InputError(fmt::format("--clover-pc: only --operator clover has a clover term, found --operator {}", o.op));
+  if (!wilson_like) {
+    if (o.kappa_given)
+      throw InputError(fmt::format("--kappa: --operator {} takes --mass (M = m + D), not a hopping parameter", o.op));
+    if (!(o.mass > 0)) throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
+    return;
+  }
+  if (o.kappa_given && o.mass_given)
+    throw InputError("--kappa and --mass: give one (--mass m is the mass form, kappa = 1/(2 (4 + m)), with the "
+                     "correlators and propagator in the mass normalisation)");
+  if (o.mass_given && !(o.mass > -2))
+    throw InputError(fmt::format("--mass: the Wilson mass form needs m > -2 (kappa = 1/(2 (4 + m)) below 0.25), "
+                                 "found {}", o.mass));
+  if (!(o.kappa > 0 && o.kappa < 0.25))
+    throw InputError(fmt::format("--kappa: expected 0 < kappa < 0.25, found {}", o.kappa));
+}
+
 // Settings that cannot work together, refused before anything is read or solved.
 void check_settings(const SolveOptions& o) {
+  check_operator_settings(o);
   check_solver_settings(o.precision, o.sloppy, o.tol);
   qcd::parse_reconstruct(o.recon);
   if (!o.sloppy_recon.empty()) {
@@ -208,7 +240,9 @@ void run_solve(const SolveOptions& o) {
   qcd::DiracParams p;
   p.type = qcd::parse_dirac_type(o.op);
   const bool wilson_like = p.type == qcd::DiracType::wilson || p.type == qcd::DiracType::clover;
-  p.kappa = o.kappa;
+  // Wilson/clover given --mass report in the mass normalisation (propagator 2 kappa M^-1).
+  const bool mass_normalized = !wilson_like || o.mass_given;
+  p.kappa = wilson_kappa(o);
   p.mass = o.mass;
   p.csw = o.csw;
   p.boundary = parse_boundary(o.boundary);
@@ -222,10 +256,6 @@ void run_solve(const SolveOptions& o) {
     p.long_reconstruct = p.reconstruct;
     p.reconstruct = qcd::Reconstruct::r18;
   }
-  if (wilson_like && !(o.kappa > 0 && o.kappa < 0.25))
-    throw InputError(fmt::format("--kappa: expected 0 < kappa < 0.25, found {}", o.kappa));
-  if (!wilson_like && !(o.mass > 0))
-    throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
 
   const auto op = build_operator(p, u, g, ex, given ? &*given : nullptr);
   std::unique_ptr<qcd::DiracOperator> sloppy;
@@ -258,18 +288,22 @@ void run_solve(const SolveOptions& o) {
   src.seed = o.source_seed;
   qcd::validate_source(src, g);
 
-  const qcd::PropagatorResult prop =
+  qcd::PropagatorResult prop =
       qcd::compute_propagator(*op, sloppy.get(), src, solver, sp, !o.quiet && !o.json && is_root());
+  if (wilson_like && mass_normalized)  // (M / (2 kappa))^-1 = 2 kappa M^-1
+    for (qcd::SpinorField& col : prop.columns) qcd::blas::scale(2.0 * p.kappa, col, runtime::cpu_exec());
   const qcd::Correlators corr = qcd::meson_correlators(prop.columns, qcd::source_time(src));
   // Aggregate over the ranks: each counts the flops of its own sites; the slowest rank's time.
   double flops_all = prop.solver_flops;
   comm::world().allreduce_sum(&flops_all, 1);
   const double solver_seconds = comm::world().max(prop.solver_seconds);
   const double gflops = solver_seconds > 0 ? flops_all / solver_seconds * 1e-9 : 0.0;
-  const std::string normalization = wilson_like ? "kappa" : "mass";
+  const std::string normalization = mass_normalized ? "mass" : "kappa";
   const std::string corr_norm =
-      wilson_like ? "hopping normalisation M = 1 - kappa D: C(t) as defined in docs/conventions.md; multiply by (2 kappa)^2 for the mass normalisation"
-                  : "mass normalisation M = m + D: C(t) = sum_x sum_{a,b} |G(x)_ab|^2 (Goldstone pion)";
+      !wilson_like ? "mass normalisation M = m + D: C(t) = sum_x sum_{a,b} |G(x)_ab|^2 (Goldstone pion)"
+      : mass_normalized
+          ? "mass normalisation (4 + m) - D/2 = M / (2 kappa): C(t) as defined in docs/conventions.md of the propagator 2 kappa M^-1, (2 kappa)^2 times the hopping normalisation's"
+          : "hopping normalisation M = 1 - kappa D: C(t) as defined in docs/conventions.md; multiply by (2 kappa)^2 for the mass normalisation";
 
   nlohmann::ordered_json j;
   j["lattice"] = {g.global_dims()[0], g.global_dims()[1], g.global_dims()[2], g.global_dims()[3]};
@@ -278,7 +312,7 @@ void run_solve(const SolveOptions& o) {
   j["operator"] = qcd::to_string(p.type);
   j["normalization"] = normalization;
   if (wilson_like) j["kappa"] = p.kappa;
-  else j["mass"] = p.mass;
+  if (mass_normalized) j["mass"] = o.mass;
   if (p.type == qcd::DiracType::clover) {
     j["csw"] = p.csw;
     j["clover_pc"] = o.clover_pc;
@@ -338,8 +372,10 @@ void run_solve(const SolveOptions& o) {
   }
   if (given) fmt::print("links        {} {}\n", g.to_string(), gauge_source);
   else fmt::print("gauge        {} {}, plaquette {:.10f}\n", g.to_string(), gauge_source, j["plaquette"].get<double>());
-  fmt::print("operator     {} ({} = {}{}), boundary {},{},{},{}, {}\n", qcd::to_string(p.type),
-             wilson_like ? "kappa" : "mass", wilson_like ? p.kappa : p.mass,
+  fmt::print("operator     {} ({}{}), boundary {},{},{},{}, {}\n", qcd::to_string(p.type),
+             !wilson_like ? fmt::format("mass = {}", p.mass)
+             : mass_normalized ? fmt::format("mass = {}, kappa = {}", o.mass, p.kappa)
+                               : fmt::format("kappa = {}", p.kappa),
              p.type == qcd::DiracType::clover ? fmt::format(", c_sw = {}, {} preconditioning", p.csw, o.clover_pc) : "",
              p.boundary[0], p.boundary[1], p.boundary[2], p.boundary[3],
              p.even_odd ? "even-odd preconditioned" : "unpreconditioned");
@@ -386,12 +422,16 @@ void register_solve(CLI::App& app) {
   cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
   cmd->add_flag("--reunitarize", o->reunitarize, "Re-unitarise the loaded links in double");
   cmd->add_option("--operator", o->op, "wilson, clover, staggered, improved-staggered")->capture_default_str();
-  cmd->add_option("--kappa", o->kappa, "Hopping parameter (Wilson, clover)")->capture_default_str();
-  cmd->add_option("--mass", o->mass, "Quark mass (staggered)")->capture_default_str();
-  cmd->add_option("--csw", o->csw, "Clover coefficient c_sw")->capture_default_str();
+  auto* kappa = cmd->add_option("--kappa", o->kappa, "Hopping parameter (Wilson, clover)")->capture_default_str();
+  auto* mass = cmd->add_option("--mass", o->mass,
+                               "Quark mass: staggered; or Wilson/clover's mass form, kappa = 1/(2 (4 + m)), with output "
+                               "in the mass normalisation")
+                   ->capture_default_str();
+  auto* csw = cmd->add_option("--csw", o->csw, "Clover coefficient c_sw (clover)")->capture_default_str();
   cmd->add_option("--boundary", o->boundary, "Fermion boundary phases x,y,z,t (1 or -1)")->capture_default_str();
   cmd->add_flag("--no-even-odd", o->no_even_odd, "Solve the unpreconditioned system");
-  cmd->add_option("--clover-pc", o->clover_pc, "asymmetric or symmetric clover preconditioning")->capture_default_str();
+  auto* clover_pc =
+      cmd->add_option("--clover-pc", o->clover_pc, "asymmetric or symmetric clover preconditioning")->capture_default_str();
   cmd->add_option("--solver", o->solver, "auto, cg, cgnr, cgne, bicgstab")->capture_default_str();
   cmd->add_option("--tol", o->tol, "Relative true residual to reach")->capture_default_str();
   cmd->add_option("--max-iter", o->max_iter, "Iteration limit per column")->capture_default_str();
@@ -417,8 +457,12 @@ void register_solve(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->add_flag("--quiet", o->quiet, "No progress lines");
   cmd->add_flag("--verbose", o->verbose, "Solver log lines");
-  cmd->callback([o, lattice] {
+  cmd->callback([o, lattice, kappa, mass, csw, clover_pc] {
     o->lattice_given = lattice->count() > 0;
+    o->kappa_given = kappa->count() > 0;
+    o->mass_given = mass->count() > 0;
+    o->csw_given = csw->count() > 0;
+    o->clover_pc_given = clover_pc->count() > 0;
     run_solve(*o);
   });
 }

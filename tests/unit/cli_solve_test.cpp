@@ -124,7 +124,14 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
                              "--propagator-precision: expected 32 or 64 bits, found 16"},
                         Case{"--source-type z2-wall --source 1,0,0,2", "a z2-wall source uses only t"},
                         Case{"--save-propagator " + dir + "/missing/prop.lime", dir + "/missing/prop.lime: cannot create"},
-                        Case{"--save-correlators " + dir, dir + ": is a directory"}}) {
+                        Case{"--save-correlators " + dir, dir + ": is a directory"},
+                        // A parameter the operator does not take is refused, not dropped.
+                        Case{"--operator staggered --kappa 0.12", "--kappa: --operator staggered takes --mass"},
+                        Case{"--kappa 0.12 --mass 0.1", "--kappa and --mass: give one"},
+                        Case{"--csw 1.5", "--csw: only --operator clover has a clover term, found --operator wilson"},
+                        Case{"--operator improved-staggered --clover-pc symmetric",
+                             "--clover-pc: only --operator clover has a clover term"},
+                        Case{"--mass -3", "--mass: the Wilson mass form needs m > -2"}}) {
     SCOPED_TRACE(c.args);
     std::string out;
     EXPECT_NE(run_command(base + c.args, out), 0);
@@ -244,6 +251,32 @@ TEST(CliSolve, SavedPropagatorReproducesTheCorrelators) {
   EXPECT_TRUE(saved["correlators"].contains("normalization"));
 }
 
+// --mass with Wilson/clover is the mass form (4 + m) - D/2 = M / (2 kappa): kappa = 1/(2 (4 + m)),
+// and the propagator 2 kappa M^-1, so the correlators are (2 kappa)^2 times those of --kappa
+// (docs/conventions.md); the saved propagator is the mass-normalised one.
+TEST(CliSolve, WilsonMassFormReportsTheMassNormalisation) {
+  const std::string dir = scratch_dir();
+  const double m = 0.2, kappa = 1.0 / (2.0 * (4.0 + m));
+  const std::string op = "--operator clover --csw 1.2 --source 1,2,3,4 ";
+  const auto a = solve_json(kWeak + op + "--mass 0.2 --save-propagator " + dir + "/prop.lime");
+  const auto k = solve_json(kWeak + op + "--kappa " + nlohmann::json(kappa).dump());  // round-trip digits
+  EXPECT_EQ(a["normalization"], "mass");
+  EXPECT_EQ(k["normalization"], "kappa");
+  EXPECT_EQ(a["mass"].get<double>(), m);
+  EXPECT_FALSE(k.contains("mass"));
+  EXPECT_NEAR(a["kappa"].get<double>(), kappa, 1e-16);
+  EXPECT_NE(a["correlators"]["normalization"].get<std::string>().find("mass normalisation"), std::string::npos);
+  const double f = (2 * kappa) * (2 * kappa);
+  for (const char* c : {"pion", "rho"}) {
+    nlohmann::json scaled = k["correlators"][c];
+    for (auto& v : scaled) v = f * v.get<double>();
+    expect_close(a["correlators"][c], scaled, 1e-12, c);
+  }
+  const auto cols = gluon::io::read_propagator(dir + "/prop.lime");
+  const auto c = gluon::qcd::meson_correlators(cols, 4);
+  for (std::size_t t = 0; t < c.pion.size(); ++t) EXPECT_DOUBLE_EQ(c.pion[t], a["correlators"]["pion"][t].get<double>());
+}
+
 TEST(CliSolve, TomlInputAndErrors) {
   const std::string dir = scratch_dir();
   std::ofstream(dir + "/solve.toml") << "[solve]\nstart = \"weak\"\nlattice = [4, 4, 4, 8]\nseed = 3\n"
@@ -263,6 +296,11 @@ TEST(CliSolve, TomlInputAndErrors) {
   EXPECT_NE(out.find("--lattice 8,8,8,8: " + dir + "/u.nersc holds a 4,4,4,8 lattice"), std::string::npos) << out;
   const auto same = solve_json("--gauge " + dir + "/u.nersc --lattice 4,4,4,8 --kappa 0.11");
   EXPECT_EQ(same["correlators"]["pion"].size(), 8u);
+  // A key from the file counts as given: a kappa for a staggered operator is refused there too.
+  std::ofstream(dir + "/stag.toml") << "[solve]\nstart = \"weak\"\nlattice = [4, 4, 4, 8]\noperator = \"staggered\"\n"
+                                       "kappa = 0.11\n";
+  EXPECT_NE(run_command(gluon_binary() + " solve --backend cpu --quiet --input " + dir + "/stag.toml", out), 0);
+  EXPECT_NE(out.find("--kappa: --operator staggered takes --mass"), std::string::npos) << out;
   EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --kappa 0.3", out), 0);
   EXPECT_NE(out.find("kappa"), std::string::npos) << out;
   EXPECT_NE(run_command(gluon_binary() + " solve --start weak --lattice 4,4,4,8 --source 0,0,0,8", out), 0);
