@@ -411,6 +411,7 @@ struct SolverBenchOptions {
   int x_update_batch = qcd::SolverParams{}.x_update_batch;
   int repeat = 5;  // timed solves; the median one is reported
   std::vector<double> ab_delta;  // --ab-delta: these reliable-update deltas, interleaved in one process
+  bool kappa_given = false, mass_given = false, csw_given = false;  // on the command line or in the TOML input
 };
 
 std::vector<double> seconds_of(const std::vector<qcd::SolverResult>& runs) {
@@ -444,6 +445,18 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     if (!(d > 0.0 && d < 1.0))
       throw InputError(fmt::format("bench solver: --ab-delta: expected deltas in (0, 1), found {}", d));
   const qcd::Precision inner = mixed ? qcd::parse_precision(so.sloppy) : s.precision;
+  // A parameter the operator does not take is refused, not dropped.
+  const bool wilson_like = s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover;
+  if (so.csw_given && s.type != qcd::DiracType::clover)
+    throw InputError(fmt::format("bench solver: --csw: only --operator clover has a clover term, found --operator {}", o.op));
+  if (wilson_like && so.mass_given)
+    throw InputError(fmt::format("bench solver: --mass: --operator {} takes --kappa", o.op));
+  if (!wilson_like && so.kappa_given)
+    throw InputError(fmt::format("bench solver: --kappa: --operator {} takes --mass", o.op));
+  if (wilson_like && !(so.kappa > 0 && so.kappa < 0.25))
+    throw InputError(fmt::format("bench solver: --kappa: expected 0 < kappa < 0.25, found {}", so.kappa));
+  if (!wilson_like && !(so.mass > 0))
+    throw InputError(fmt::format("bench solver: --mass: expected a positive staggered mass, found {}", so.mass));
 
   qcd::bench::DslashBenchParams bp;
   bp.type = s.type;
@@ -660,11 +673,16 @@ void register_bench(CLI::App& app) {
                      "Mixed solves: also time these reliable-update deltas (comma list), interleaved over --repeat "
                      "rounds in this process")
       ->delimiter(',');
-  solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
-  solver->add_option("--csw", solve_opts->csw, "Clover coefficient")->capture_default_str();
-  solver->add_option("--mass", solve_opts->mass, "Staggered mass")->capture_default_str();
+  auto* kappa = solver->add_option("--kappa", solve_opts->kappa, "Wilson/clover hopping parameter")->capture_default_str();
+  auto* csw = solver->add_option("--csw", solve_opts->csw, "Clover coefficient (clover)")->capture_default_str();
+  auto* mass = solver->add_option("--mass", solve_opts->mass, "Staggered mass")->capture_default_str();
   solver->add_option("--epsilon", solve_opts->epsilon, "Weak-field amplitude of the gauge field")->capture_default_str();
-  solver->callback([common_solver, solver_opts, solve_opts] { run_solver(*common_solver, *solver_opts, *solve_opts); });
+  solver->callback([common_solver, solver_opts, solve_opts, kappa, csw, mass] {
+    solve_opts->kappa_given = kappa->count() > 0;
+    solve_opts->csw_given = csw->count() > 0;
+    solve_opts->mass_given = mass->count() > 0;
+    run_solver(*common_solver, *solver_opts, *solve_opts);
+  });
 }
 
 }  // namespace gluon::apps

@@ -120,6 +120,10 @@ TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
       {"bench dslash --ab-env GLUON_CPU_STREAM_STORES --backend cpu", "--ab-env: expected NAME=value1,value2,..., found 'GLUON_CPU_STREAM_STORES'"},
       {"bench dslash --ab-env =0,1 --backend cpu", "--ab-env: expected NAME=value1,value2,..., found '=0,1'"},
       {"bench solver --ab-env GLUON_CPU_STREAM_STORES=0,1 --backend cpu", "ab-env"},
+      {"bench solver --operator staggered --kappa 0.12 --backend cpu", "--kappa: --operator staggered takes --mass"},
+      {"bench solver --operator wilson --csw 1.2 --backend cpu", "--csw: only --operator clover has a clover term"},
+      {"bench solver --operator clover --mass 0.1 --backend cpu", "--mass: --operator clover takes --kappa"},
+      {"bench solver --operator wilson --kappa 0.3 --backend cpu", "--kappa: expected 0 < kappa < 0.25, found 0.3"},
   };
   for (const auto& c : cases) {
     std::string out;
