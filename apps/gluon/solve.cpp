@@ -181,6 +181,9 @@ void check_operator_settings(const SolveOptions& o) {
     throw InputError(fmt::format("--csw: only --operator clover has a clover term, found --operator {}", o.op));
   if (o.clover_pc_given && type != qcd::DiracType::clover)
     throw InputError(fmt::format("--clover-pc: only --operator clover has a clover term, found --operator {}", o.op));
+  if (o.clover_pc_given && o.no_even_odd)
+    throw InputError(fmt::format("--clover-pc {}: the form of the even-odd preconditioning, which --no-even-odd turns off",
+                                 o.clover_pc));
   if (!wilson_like) {
     if (o.kappa_given)
       throw InputError(fmt::format("--kappa: --operator {} takes --mass (M = m + D), not a hopping parameter", o.op));
@@ -200,6 +203,9 @@ void check_operator_settings(const SolveOptions& o) {
 // Settings that cannot work together, refused before anything is read or solved.
 void check_settings(const SolveOptions& o) {
   check_operator_settings(o);
+  if (o.max_iter < 1) throw InputError(fmt::format("--max-iter: expected at least 1, found {}", o.max_iter));
+  if (o.x_update_batch < 1 || o.x_update_batch > 8)
+    throw InputError(fmt::format("--x-update-batch: expected 1 to 8, found {}", o.x_update_batch));
   check_solver_settings(o.precision, o.sloppy, o.tol);
   qcd::parse_reconstruct(o.recon);
   if (!o.sloppy_recon.empty()) {

@@ -131,15 +131,20 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
                         Case{"--csw 1.5", "--csw: only --operator clover has a clover term, found --operator wilson"},
                         Case{"--operator improved-staggered --clover-pc symmetric",
                              "--clover-pc: only --operator clover has a clover term"},
-                        Case{"--mass -3", "--mass: the Wilson mass form needs m > -2"}}) {
+                        Case{"--mass -3", "--mass: the Wilson mass form needs m > -2"},
+                        Case{"--operator clover --no-even-odd --clover-pc symmetric",
+                             "--clover-pc symmetric: the form of the even-odd preconditioning, which --no-even-odd turns off"},
+                        Case{"--x-update-batch 9", "--x-update-batch: expected 1 to 8, found 9"}}) {
     SCOPED_TRACE(c.args);
     std::string out;
     EXPECT_NE(run_command(base + c.args, out), 0);
     EXPECT_NE(out.find(c.expect), std::string::npos) << out;
     EXPECT_EQ(out.find("max_iter"), std::string::npos) << out;
   }
-  // A failed solve names the propagator column.
   std::string out;
+  EXPECT_NE(run_command(gluon_binary() + " solve --backend cpu --start weak --lattice 4,4,4,8 --max-iter 0", out), 0);
+  EXPECT_NE(out.find("--max-iter: expected at least 1, found 0"), std::string::npos) << out;
+  // A failed solve names the propagator column.
   EXPECT_NE(run_command(base, out), 0);
   EXPECT_NE(out.find("propagator column 0 of 12 (source spin 0, colour 0): bicgstab"), std::string::npos) << out;
 }
