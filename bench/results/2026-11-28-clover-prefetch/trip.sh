@@ -20,13 +20,7 @@ if [[ $STAGE == *dslash* ]]; then
       set -- $row; j=$R/dslash-$k-$1-$2-$3.json
       GLUON_TUNE_CACHE=$R/tc/$k-$1-$2-$3.json timeout 200 $B/gluon bench dslash --operator $1 --precision $2 --recon $3 \
         --lattice 32,32,32,32 --iterations 100 --ab-env GLUON_CLOVER_PREFETCH=0,1,2,3,4 --json > $j 2>>$R/bench.log
-      python3 - "$j" "$k $row" <<'PY' | tee -a $OUT/sum.txt
-import json, sys
-d = json.load(open(sys.argv[1]))
-runs = d['ab']['runs']
-print('%-20s plain %.3f  ' % (sys.argv[2], d['fraction_of_copy']) +
-      '  '.join('%s:%.3f(%.0f)' % (r['values'][0] if isinstance(r['values'], list) else r['values'], r['fraction_of_copy'], r['gflops']) for r in runs))
-PY
+      python3 bench/ab-summary.py "$j" "$k $row" | tee -a $OUT/sum.txt
     done
   done
   echo "dslash $((SECONDS-S)) s"
