@@ -29,6 +29,7 @@
 #include "gluon/qcd/dirac/staggered_links.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
+#include "gluon/qcd/solvers/multishift_cg.h"
 #include "gluon/qcd/solvers/solver.h"
 #include "gluon/runtime/profile.h"
 #include "gluon/qcd/geometry.h"
@@ -412,7 +413,12 @@ struct SolverBenchOptions {
   int repeat = 5;  // timed solves; the median one is reported
   std::vector<double> ab_delta;  // --ab-delta: these reliable-update deltas, interleaved in one process
   bool kappa_given = false, mass_given = false, csw_given = false;  // on the command line or in the TOML input
+  std::vector<double> shifts, shift_tols;  // --solver multishift
 };
+
+// --solver multishift without --shifts: 8 shifts spaced by 4 from 0, the span of an RHMC rational
+// approximation's poles on a light quark's spectrum.
+const std::vector<double> kDefaultShifts = {0.0, 0.0025, 0.01, 0.04, 0.16, 0.64, 2.56, 10.24};
 
 std::vector<double> seconds_of(const std::vector<qcd::SolverResult>& runs) {
   std::vector<double> t;
@@ -445,6 +451,14 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     if (!(d > 0.0 && d < 1.0))
       throw InputError(fmt::format("bench solver: --ab-delta: expected deltas in (0, 1), found {}", d));
   const qcd::Precision inner = mixed ? qcd::parse_precision(so.sloppy) : s.precision;
+  const bool multishift = so.solver == "multishift";
+  if (!multishift && (!so.shifts.empty() || !so.shift_tols.empty()))
+    throw InputError(fmt::format("bench solver: --shifts and --shift-tols are for --solver multishift, found --solver {}",
+                                 so.solver));
+  const std::vector<double> shifts = so.shifts.empty() ? kDefaultShifts : so.shifts;
+  if (multishift && !so.shift_tols.empty() && so.shift_tols.size() != shifts.size())
+    throw InputError(fmt::format("bench solver: --shift-tols: expected one per shift ({}), found {}", shifts.size(),
+                                 so.shift_tols.size()));
   // A parameter the operator does not take is refused, not dropped.
   const bool wilson_like = s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover;
   if (so.csw_given && s.type != qcd::DiracType::clover)
@@ -495,9 +509,10 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     q.precision = inner;
     sloppy = make(q);
   }
+  // multishift: CG's family (the shifts' iterations are CG's on A = M or M^+ M).
   const qcd::SolverType type = so.solver == "auto"
                                    ? (op->hermitian_positive() ? qcd::SolverType::cg : qcd::SolverType::bicgstab)
-                                   : qcd::parse_solver_type(so.solver);
+                                   : multishift ? qcd::SolverType::cg : qcd::parse_solver_type(so.solver);
   qcd::SpinorField b(op->vector_params()), x(op->vector_params());
   qcd::fill_gaussian(b, o.seed, 0x77, ex);
   qcd::SolverParams sp;
@@ -505,13 +520,23 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   sp.max_iter = so.max_iter;
   sp.delta = so.delta;
   sp.x_update_batch = so.x_update_batch;
+  // One solve: of the chosen solver, or (multishift) every shift at once, whose whole solve is
+  // reported (its per-shift results in ms_runs, one per call).
+  std::vector<qcd::SpinorField> xs;
+  std::vector<qcd::MultiShiftResult> ms_runs;
+  auto solve_once = [&](const qcd::SolverParams& q) {
+    if (!multishift) return qcd::solve(type, *op, x, b, q, sloppy.get());
+    ms_runs.push_back(qcd::multishift_cg(*op, xs, b, shifts, so.shift_tols, q, sloppy.get()));
+    return ms_runs.back().total;
+  };
   {  // warm-up: the same solve, untimed, so that every kernel the timed one launches is tuned first.
      // (A 20-iteration warm-up left the reliable updates' kernels, which a mixed solve first runs
      // later than that with delta 0.01, to be tuned inside the timed solve: staggered CG
      // double-single once read 0.056 s against 0.025 s; H200, bench/results/2026-11-25-cgnr-fold-h200.)
     qcd::SolverParams w = sp;
     w.throw_on_failure = false;
-    qcd::solve(type, *op, x, b, w, sloppy.get());
+    solve_once(w);
+    ms_runs.clear();
   }
   runtime::profile_reset();  // GLUON_PROFILE=1: the table covers the timed (and --ab-delta) solves
   // The same solve `repeat` times (each from x = 0), the median one reported and every time
@@ -520,9 +545,10 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   // bench/results/2026-11-27-half-delta/); 5 solves of one process spread by 0.1-1%
   // (bench/results/2026-11-28-single-delta/).
   std::vector<qcd::SolverResult> runs;
-  for (int k = 0; k < so.repeat; ++k) runs.push_back(qcd::solve(type, *op, x, b, sp, sloppy.get()));
+  for (int k = 0; k < so.repeat; ++k) runs.push_back(solve_once(sp));
   const std::vector<double> times = seconds_of(runs);
-  const qcd::SolverResult& r = runs[median_index(times)];
+  const std::size_t med = median_index(times);
+  const qcd::SolverResult& r = runs[med];
   const double ratio = bare.operator_gflops > 0 ? r.gflops / bare.operator_gflops : 0.0;
   // --ab-delta: the same solve at each delta, `repeat` rounds, the order reversed every other
   // round, so that the settings share this process's operator, memory and spell of the machine
@@ -534,7 +560,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
       const std::size_t d = k % 2 == 0 ? i : ab.size() - 1 - i;
       qcd::SolverParams q = sp;
       q.delta = so.ab_delta[d];
-      ab[d].push_back(qcd::solve(type, *op, x, b, q, sloppy.get()));
+      ab[d].push_back(solve_once(q));
     }
 
   json j;
@@ -550,8 +576,16 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   j["lattice"] = {s.lattice[0], s.lattice[1], s.lattice[2], s.lattice[3]};
   j["tolerance"] = so.tol;
   j["iterations"] = r.iterations;
-  if (type != qcd::SolverType::bicgstab) j["x_update_batch"] = sp.x_update_batch;
+  if (type != qcd::SolverType::bicgstab && !multishift) j["x_update_batch"] = sp.x_update_batch;
   j["true_residual"] = r.true_residual;
+  if (multishift) {
+    const qcd::MultiShiftResult& ms = ms_runs[med];
+    j["shifts"] = shifts;
+    j["shift_tolerances"] = so.shift_tols.empty() ? std::vector<double>(shifts.size(), so.tol) : so.shift_tols;
+    j["shift_true_residuals"] = ms.true_residual;
+    j["shift_iterations"] = ms.shift_iterations;
+    j["shift_refine_iterations"] = ms.refine_iterations;
+  }
   j["reliable_updates"] = r.reliable_updates;
   if (mixed) j["reliable_delta"] = r.reliable_delta;
   j["seconds"] = r.seconds;
@@ -588,6 +622,9 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
                       qcd::to_string(s.type), r.solver, r.precision, lattice_text(s.lattice), r.iterations,
                       r.true_residual, r.seconds, so.repeat, *std::min_element(times.begin(), times.end()),
                       *std::max_element(times.begin(), times.end()));
+  if (multishift)
+    text += fmt::format("             {} shifts {}, refinement iterations {}\n", shifts.size(), fmt::join(shifts, ","),
+                        fmt::join(ms_runs[med].refine_iterations, ","));
   if (mixed)
     text += fmt::format("             {} reliable updates (delta {})\n", r.reliable_updates, r.reliable_delta);
   text += fmt::format("             {:.1f} GFLOP/s = {:.1f}% of the bare operator's {:.1f} GFLOP/s ({})\n", r.gflops,
@@ -656,7 +693,14 @@ void register_bench(CLI::App& app) {
   auto* solver = bench->add_subcommand("solver", "A Krylov solve against the bare operator");
   add_common(solver, *common_solver);
   add_operator_flags(solver, *solver_opts);
-  solver->add_option("--solver", solve_opts->solver, "auto, cg, cgnr, cgne, bicgstab")->capture_default_str();
+  solver->add_option("--solver", solve_opts->solver, "auto, cg, cgnr, cgne, bicgstab, multishift")->capture_default_str();
+  solver->add_option("--shifts", solve_opts->shifts,
+                     "--solver multishift: the shifts sigma_i of (A + sigma_i) x_i = b, comma list (default "
+                     "0,0.0025,0.01,0.04,0.16,0.64,2.56,10.24)")
+      ->delimiter(',');
+  solver->add_option("--shift-tols", solve_opts->shift_tols,
+                     "--solver multishift: each shift's relative tolerance, comma list (default --tol for all)")
+      ->delimiter(',');
   solver->add_option("--sloppy-precision", solve_opts->sloppy, "none, single or half (mixed precision)")->capture_default_str();
   solver->add_option("--tol", solve_opts->tol, "Relative true residual")->capture_default_str();
   solver->add_option("--max-iter", solve_opts->max_iter, "Iteration limit")->capture_default_str();

@@ -280,6 +280,43 @@ TEST(BenchCli, SolverAbDeltaTimesEachDeltaInOneProcess) {
   EXPECT_NE(out.find("--ab-delta: expected deltas in (0, 1), found 1.5"), std::string::npos) << out;
 }
 
+// --solver multishift: every shift solved at once (the default 8 shifts, or --shifts with
+// --shift-tols), each shift's true residual within its tolerance and reported, against the same
+// bare operator; the shift flags are refused for another solver or with a wrong count.
+TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
+  const std::string base = gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --iterations 3 --warmup 1"
+                                            " --tol 1e-10 --repeat 3 --json --solver multishift";
+  for (const std::string args : {"--operator staggered", "--operator staggered --sloppy-precision half --recon 12",
+                                 "--operator wilson --shifts 0.02,0.3,4 --shift-tols 1e-10,1e-8,1e-6"}) {
+    SCOPED_TRACE(args);
+    std::string out;
+    ASSERT_EQ(run_command(base + " " + args, out), 0) << out;
+    const auto j = parse_or_fail(out);
+    EXPECT_EQ(j["solver"], "multishift_cg");
+    const auto shifts = j["shifts"].get<std::vector<double>>();
+    const auto tols = j["shift_tolerances"].get<std::vector<double>>();
+    const auto res = j["shift_true_residuals"].get<std::vector<double>>();
+    ASSERT_EQ(shifts.size(), args.find("--shifts") != std::string::npos ? 3u : 8u);
+    ASSERT_EQ(tols.size(), shifts.size());
+    ASSERT_EQ(res.size(), shifts.size());
+    for (std::size_t i = 0; i < shifts.size(); ++i) EXPECT_LE(res[i], tols[i]) << "shift " << shifts[i];
+    EXPECT_EQ(j["shift_iterations"].size(), shifts.size());
+    EXPECT_EQ(j["shift_refine_iterations"].size(), shifts.size());
+    if (args.find("--shift-tols") != std::string::npos) EXPECT_EQ(tols[2], 1e-6);
+    EXPECT_GT(j["iterations"].get<int>(), 0);
+    EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);
+    EXPECT_EQ(j["seconds_all"].size(), 3u);
+  }
+  std::string out;
+  EXPECT_NE(run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --solver cg --operator staggered"
+                                         " --shifts 0.1",
+                        out),
+            0);
+  EXPECT_NE(out.find("--shifts and --shift-tols are for --solver multishift, found --solver cg"), std::string::npos) << out;
+  EXPECT_NE(run_command(base + " --operator staggered --shifts 0.1,0.2 --shift-tols 1e-8", out), 0);
+  EXPECT_NE(out.find("--shift-tols: expected one per shift (2), found 1"), std::string::npos) << out;
+}
+
 TEST(BenchTraffic, MinimumTrafficPerSiteMatchesTheStatedFormula) {
   const std::int64_t V = 16 * 16 * 16 * 16;
   auto per_site = [&](DiracType t, Precision p, Reconstruct r, Reconstruct rl) {

@@ -9,12 +9,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/solvers/cg.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/scalar_slots.h"
+#include "../cg_coefficients.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -112,16 +115,37 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       std::vector<bool> active(n, true);
       double alpha_old = 1.0, beta_old = 0.0;
       std::vector<blas::ShiftUpdate> updates;
+      // The base system's step as CG takes it (LinearOp::apply_residual): p^dagger A p, alpha and
+      // r -= alpha A p with |r|^2 stay on the device, folded into the operator's last kernel
+      // where it has the fold (A = M or B^+ B, no shift), and the host waits once an iteration,
+      // for p^dagger A p and the new |r|^2 that the shifts' coefficients need. Slots 0 and 1: |r|^2
+      // now and next, alternating; 2: p^dagger A p; 3: its scratch.
+      runtime::ScalarSlots slots(exs, 4);
+      int cur = 0;
+      slots.set(cur, r2);
+      const blas::Slot pAp_slot{&slots, 2};
       while (std::any_of(active.begin(), active.end(), [](bool a) { return a; }) && !m.out_of_iterations()) {
-        As.apply(Ap, P[base]);
-        const double pAp = blas::re_dot(P[base], Ap, exs);
+        const char* sep = std::getenv("GLUON_EXP_MULTISHIFT_SEPARATE");  // EXPERIMENT: the former step
+        const bool separate = sep && *sep == '1';
+        double pAp = 0.0, r2_new = 0.0;
+        if (separate) {
+          As.apply(Ap, P[base]);
+          pAp = blas::re_dot(P[base], Ap, exs);
+          r2_new = blas::axpy_norm2(-blas::detail::cg_alpha(r2, pAp), Ap, r, exs);
+        } else {
+          As.apply_residual(Ap, P[base], r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
+          slots.record();
+          slots.wait();
+          pAp = slots.host(2);
+          r2_new = slots.host(1 - cur);
+        }
         m.finite("p^dagger (A + sigma) p", pAp);
         if (pAp <= 0.0)
           throw Failure{"breakdown: p^dagger (A + sigma_min) p = " + sci(pAp) +
                         " <= 0 (the smallest shifted operator is not positive definite)"};
-        const double alpha = r2 / pAp;
+        const double alpha = blas::detail::cg_alpha(r2, pAp);  // the one the device applied
         m.finite("alpha", alpha);
-        const double r2_new = blas::axpy_norm2(-alpha, Ap, r, exs);
+        cur = 1 - cur;
         m.finite("|r|^2", r2_new);
         const double beta = r2_new / r2;
         updates.clear();
@@ -164,6 +188,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           m.finite("true |r|^2", t2);
           ++res.reliable_updates;
           r2 = t2;
+          slots.set(cur, r2);
           rmax = std::sqrt(t2);
         }
       }
