@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 #include <string>
 
@@ -125,20 +124,10 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       slots.set(cur, r2);
       const blas::Slot pAp_slot{&slots, 2};
       while (std::any_of(active.begin(), active.end(), [](bool a) { return a; }) && !m.out_of_iterations()) {
-        const char* sep = std::getenv("GLUON_EXP_MULTISHIFT_SEPARATE");  // EXPERIMENT: the former step
-        const bool separate = sep && *sep == '1';
-        double pAp = 0.0, r2_new = 0.0;
-        if (separate) {
-          As.apply(Ap, P[base]);
-          pAp = blas::re_dot(P[base], Ap, exs);
-          r2_new = blas::axpy_norm2(-blas::detail::cg_alpha(r2, pAp), Ap, r, exs);
-        } else {
-          As.apply_residual(Ap, P[base], r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
-          slots.record();
-          slots.wait();
-          pAp = slots.host(2);
-          r2_new = slots.host(1 - cur);
-        }
+        As.apply_residual(Ap, P[base], r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
+        slots.record();
+        slots.wait();
+        const double pAp = slots.host(2), r2_new = slots.host(1 - cur);
         m.finite("p^dagger (A + sigma) p", pAp);
         if (pAp <= 0.0)
           throw Failure{"breakdown: p^dagger (A + sigma_min) p = " + sci(pAp) +

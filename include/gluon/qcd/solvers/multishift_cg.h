@@ -8,8 +8,11 @@
 //       already has those parameters. tols[i] is shift i's relative tolerance (empty: params.tol
 //       for every shift). Shifts must be >= -(the smallest eigenvalue of A); the smallest shift is
 //       the base system that CG iterates; the others follow through the zeta recurrence (Jegerlehner,
-//       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. One fused kernel
-//       (blas::multishift_update) updates all active x_i and p_i reading r once.
+//       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. The base system's
+//       step is CG's (p^dagger A p, alpha and r -= alpha A p on the device, in the operator's last
+//       kernel where it has the fold), the host waiting once an iteration for the scalars the
+//       shifts' coefficients need; one fused kernel (blas::multishift_update) then updates all
+//       active x_i and p_i reading r once.
 //       Mixed precision (sloppy given): reliable updates of the base shift (params.delta, as in
 //       CG): every shift's sloppy solution is folded into its outer-precision x_i and the base
 //       residual replaced by the true one; the other shifts' residuals stay zeta_i times it.
