@@ -695,8 +695,9 @@ void register_bench(CLI::App& app) {
   add_operator_flags(solver, *solver_opts);
   solver->add_option("--solver", solve_opts->solver, "auto, cg, cgnr, cgne, bicgstab, multishift")->capture_default_str();
   solver->add_option("--shifts", solve_opts->shifts,
-                     "--solver multishift: the shifts sigma_i of (A + sigma_i) x_i = b, comma list (default "
-                     "0,0.0025,0.01,0.04,0.16,0.64,2.56,10.24)")
+                     fmt::format("--solver multishift: the shifts sigma_i of (A + sigma_i) x_i = b, comma list "
+                                 "(default {})",
+                                 fmt::join(kDefaultShifts, ",")))
       ->delimiter(',');
   solver->add_option("--shift-tols", solve_opts->shift_tols,
                      "--solver multishift: each shift's relative tolerance, comma list (default --tol for all)")
