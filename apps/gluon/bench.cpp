@@ -459,18 +459,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   if (multishift && !so.shift_tols.empty() && so.shift_tols.size() != shifts.size())
     throw InputError(fmt::format("bench solver: --shift-tols: expected one per shift ({}), found {}", shifts.size(),
                                  so.shift_tols.size()));
-  // A parameter the operator does not take is refused, not dropped.
-  const bool wilson_like = s.type == qcd::DiracType::wilson || s.type == qcd::DiracType::clover;
-  if (so.csw_given && s.type != qcd::DiracType::clover)
-    throw InputError(fmt::format("bench solver: --csw: only --operator clover has a clover term, found --operator {}", o.op));
-  if (wilson_like && so.mass_given)
-    throw InputError(fmt::format("bench solver: --mass: --operator {} takes --kappa", o.op));
-  if (!wilson_like && so.kappa_given)
-    throw InputError(fmt::format("bench solver: --kappa: --operator {} takes --mass", o.op));
-  if (wilson_like && !(so.kappa > 0 && so.kappa < 0.25))
-    throw InputError(fmt::format("bench solver: --kappa: expected 0 < kappa < 0.25, found {}", so.kappa));
-  if (!wilson_like && !(so.mass > 0))
-    throw InputError(fmt::format("bench solver: --mass: expected a positive staggered mass, found {}", so.mass));
+  check_operator_parameters({o.op, so.kappa, so.mass, so.kappa_given, so.mass_given, so.csw_given}, false);
 
   qcd::bench::DslashBenchParams bp;
   bp.type = s.type;

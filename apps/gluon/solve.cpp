@@ -173,31 +173,15 @@ void write_json_file(const std::string& path, const nlohmann::ordered_json& j) {
 // Wilson/clover: kappa as given, or from the mass form (4 + m) - D/2 = M / (2 kappa).
 double wilson_kappa(const SolveOptions& o) { return o.mass_given ? 1.0 / (2.0 * (4.0 + o.mass)) : o.kappa; }
 
-// The operator's parameters: each one given must be one the operator takes, and in range.
+// The operator's parameters (check_operator_parameters, with Wilson's mass form) and the clover
+// preconditioning's form, which needs clover and even-odd preconditioning.
 void check_operator_settings(const SolveOptions& o) {
-  const qcd::DiracType type = qcd::parse_dirac_type(o.op);
-  const bool wilson_like = type == qcd::DiracType::wilson || type == qcd::DiracType::clover;
-  if (o.csw_given && type != qcd::DiracType::clover)
-    throw InputError(fmt::format("--csw: only --operator clover has a clover term, found --operator {}", o.op));
-  if (o.clover_pc_given && type != qcd::DiracType::clover)
+  check_operator_parameters({o.op, o.kappa, o.mass, o.kappa_given, o.mass_given, o.csw_given}, true);
+  if (o.clover_pc_given && qcd::parse_dirac_type(o.op) != qcd::DiracType::clover)
     throw InputError(fmt::format("--clover-pc: only --operator clover has a clover term, found --operator {}", o.op));
   if (o.clover_pc_given && o.no_even_odd)
     throw InputError(fmt::format("--clover-pc {}: the form of the even-odd preconditioning, which --no-even-odd turns off",
                                  o.clover_pc));
-  if (!wilson_like) {
-    if (o.kappa_given)
-      throw InputError(fmt::format("--kappa: --operator {} takes --mass (M = m + D), not a hopping parameter", o.op));
-    if (!(o.mass > 0)) throw InputError(fmt::format("--mass: expected a positive staggered mass, found {}", o.mass));
-    return;
-  }
-  if (o.kappa_given && o.mass_given)
-    throw InputError("--kappa and --mass: give one (--mass m is the mass form, kappa = 1/(2 (4 + m)), with the "
-                     "correlators and propagator in the mass normalisation)");
-  if (o.mass_given && !(o.mass > -2))
-    throw InputError(fmt::format("--mass: the Wilson mass form needs m > -2 (kappa = 1/(2 (4 + m)) below 0.25), "
-                                 "found {}", o.mass));
-  if (!(o.kappa > 0 && o.kappa < 0.25))
-    throw InputError(fmt::format("--kappa: expected 0 < kappa < 0.25, found {}", o.kappa));
 }
 
 // Settings that cannot work together, refused before anything is read or solved.

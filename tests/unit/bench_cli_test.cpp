@@ -122,7 +122,7 @@ TEST(BenchCli, FlagErrorsNameTheFlagAndValue) {
       {"bench solver --ab-env GLUON_CPU_STREAM_STORES=0,1 --backend cpu", "ab-env"},
       {"bench solver --operator staggered --kappa 0.12 --backend cpu", "--kappa: --operator staggered takes --mass"},
       {"bench solver --operator wilson --csw 1.2 --backend cpu", "--csw: only --operator clover has a clover term"},
-      {"bench solver --operator clover --mass 0.1 --backend cpu", "--mass: --operator clover takes --kappa"},
+      {"bench solver --operator clover --mass 0.1 --backend cpu", "--mass: --operator clover takes --kappa here"},
       {"bench solver --operator wilson --kappa 0.3 --backend cpu", "--kappa: expected 0 < kappa < 0.25, found 0.3"},
   };
   for (const auto& c : cases) {
