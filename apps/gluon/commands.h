@@ -38,4 +38,10 @@ inline CLI::Validator non_negative_integer() {
 // InputError naming the flag, the file and both lattices (solve.cpp).
 void check_lattice_against_file(bool given, const std::string& lattice, const std::array<int, 4>& dims, const std::string& file);
 
+// --seed and --epsilon shape a generated field (--start; `start` empty when the field is read, from
+// `field_from`, e.g. "--gauge cfg.nersc"): given (command line or TOML input) where they would
+// change nothing (a file's field, --start unit; --epsilon other than with --start weak), an
+// InputError naming the flag and why, instead of silently unused (solve.cpp).
+void check_start_parameters(const std::string& start, bool seed_given, bool epsilon_given, const std::string& field_from);
+
 }  // namespace gluon::apps

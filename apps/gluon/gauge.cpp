@@ -23,6 +23,7 @@ struct GaugeOptions {
   bool lattice_given = false;  // --lattice on the command line or in the TOML input
   std::uint64_t seed = 1;
   double epsilon = 0.1;
+  bool seed_given = false, epsilon_given = false;  // refused where they would change nothing
   bool reunitarize = false, no_verify = false;
   std::string save, save_format = "nersc", endian = "big";
   int save_precision = 64, nersc_rows = 3;
@@ -65,6 +66,7 @@ void run_gauge(const GaugeOptions& o) {
   if (o.load.empty() == o.start.empty())
     throw InputError(o.load.empty() ? "gauge: nothing to do: give --load FILE or --start unit|hot|weak"
                                     : "gauge: --load and --start exclude each other");
+  check_start_parameters(o.start, o.seed_given, o.epsilon_given, "--load " + o.load);
   const runtime::Exec ex = runtime::exec_from_name(o.backend);
 
   qcd::GaugeField u;
@@ -176,8 +178,8 @@ void register_gauge(CLI::App& app) {
   auto* cmd = app.add_subcommand("gauge", "Generate, load, convert and measure gauge fields");
   cmd->add_option("--start", opts->start, "Generate a field: unit, hot (Haar random) or weak");
   auto* lattice = cmd->add_option("--lattice", opts->lattice, "Lattice X,Y,Z,T for --start (even extents)")->capture_default_str();
-  cmd->add_option("--seed", opts->seed, "Random seed for hot/weak starts")->check(non_negative_integer())->capture_default_str();
-  cmd->add_option("--epsilon", opts->epsilon, "Weak-field noise amplitude")->capture_default_str();
+  auto* seed = cmd->add_option("--seed", opts->seed, "Random seed for hot/weak starts")->check(non_negative_integer())->capture_default_str();
+  auto* epsilon = cmd->add_option("--epsilon", opts->epsilon, "Weak-field noise amplitude")->capture_default_str();
   cmd->add_option("--load", opts->load, "Read a gauge file (NERSC, ILDG, SciDAC or MILC; detected by content)");
   cmd->add_option("--format", opts->format, "Insist that --load has this format: auto, nersc, ildg, scidac, milc")->capture_default_str();
   cmd->add_flag("--reunitarize", opts->reunitarize, "Re-unitarise links in double after reading");
@@ -191,8 +193,10 @@ void register_gauge(CLI::App& app) {
   cmd->add_option("--precision", opts->precision, "Storage precision for measuring: double, single, half")->capture_default_str();
   cmd->add_option("--recon", opts->recon, "Storage compression for measuring: 18, 12, 8")->capture_default_str();
   cmd->add_flag("--json", opts->json, "Print one JSON object");
-  cmd->callback([opts, lattice] {
+  cmd->callback([opts, lattice, seed, epsilon] {
     opts->lattice_given = lattice->count() > 0;
+    opts->seed_given = seed->count() > 0;
+    opts->epsilon_given = epsilon->count() > 0;
     run_gauge(*opts);
   });
 }

@@ -37,6 +37,7 @@ struct SolveOptions {
   std::string fat_links, long_links;  // improved staggered: the operator's links as given
   std::uint64_t seed = 1;
   double epsilon = 0.1;
+  bool seed_given = false, epsilon_given = false;  // refused where they would change nothing
   bool reunitarize = false;
   std::string op = "wilson";
   double kappa = 0.12, mass = 0.1, csw = 1.0;
@@ -187,6 +188,8 @@ void check_operator_settings(const SolveOptions& o) {
 // Settings that cannot work together, refused before anything is read or solved.
 void check_settings(const SolveOptions& o) {
   check_operator_settings(o);
+  check_start_parameters(o.start, o.seed_given, o.epsilon_given,
+                         o.gauge.empty() ? "--fat-links/--long-links" : "--gauge " + o.gauge);
   if (o.max_iter < 1) throw InputError(fmt::format("--max-iter: expected at least 1, found {}", o.max_iter));
   if (o.x_update_batch < 1 || o.x_update_batch > 8)
     throw InputError(fmt::format("--x-update-batch: expected 1 to 8, found {}", o.x_update_batch));
@@ -398,6 +401,21 @@ void check_lattice_against_file(bool given, const std::string& lattice, const st
                                  want[0], want[1], want[2], want[3], file, dims[0], dims[1], dims[2], dims[3]));
 }
 
+void check_start_parameters(const std::string& start, bool seed_given, bool epsilon_given, const std::string& field_from) {
+  if (start.empty()) {
+    if (seed_given)
+      throw InputError(fmt::format("--seed: seeds a generated field (--start hot|weak); the field comes from {}", field_from));
+    if (epsilon_given)
+      throw InputError(fmt::format("--epsilon: the amplitude of --start weak; the field comes from {}", field_from));
+    return;
+  }
+  const qcd::GaugeStart s = qcd::parse_gauge_start(start);
+  if (seed_given && s == qcd::GaugeStart::unit)
+    throw InputError(fmt::format("--seed: --start {} draws no random numbers (hot and weak do)", start));
+  if (epsilon_given && s != qcd::GaugeStart::weak)
+    throw InputError(fmt::format("--epsilon: the amplitude of --start weak, found --start {}", start));
+}
+
 void register_solve(CLI::App& app) {
   auto o = std::make_shared<SolveOptions>();
   auto* cmd = app.add_subcommand("solve", "Quark propagator and meson correlators on a gauge field");
@@ -408,8 +426,8 @@ void register_solve(CLI::App& app) {
                   "in place of --gauge/--start)");
   cmd->add_option("--long-links", o->long_links, "Improved staggered: three-hop (Naik) links from a gauge file");
   auto* lattice = cmd->add_option("--lattice", o->lattice, "Lattice for --start")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Seed for --start")->check(non_negative_integer())->capture_default_str();
-  cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
+  auto* seed = cmd->add_option("--seed", o->seed, "Seed for --start hot|weak")->check(non_negative_integer())->capture_default_str();
+  auto* epsilon = cmd->add_option("--epsilon", o->epsilon, "Weak-field amplitude for --start weak")->capture_default_str();
   cmd->add_flag("--reunitarize", o->reunitarize, "Re-unitarise the loaded links in double");
   cmd->add_option("--operator", o->op, "wilson, clover, staggered, improved-staggered")->capture_default_str();
   auto* kappa = cmd->add_option("--kappa", o->kappa, "Hopping parameter (Wilson, clover)")->capture_default_str();
@@ -447,8 +465,10 @@ void register_solve(CLI::App& app) {
   cmd->add_flag("--json", o->json, "Print one JSON object");
   cmd->add_flag("--quiet", o->quiet, "No progress lines");
   cmd->add_flag("--verbose", o->verbose, "Solver log lines");
-  cmd->callback([o, lattice, kappa, mass, csw, clover_pc] {
+  cmd->callback([o, lattice, seed, epsilon, kappa, mass, csw, clover_pc] {
     o->lattice_given = lattice->count() > 0;
+    o->seed_given = seed->count() > 0;
+    o->epsilon_given = epsilon->count() > 0;
     o->kappa_given = kappa->count() > 0;
     o->mass_given = mass->count() > 0;
     o->csw_given = csw->count() > 0;

@@ -121,6 +121,17 @@ TEST(CliGauge, ErrorsAreClearAndExitNonZero) {
   EXPECT_EQ(run_command(gluon_binary() + " gauge --load " + gauge_file("t_nersc.cfg") + " --lattice 4,4,4,4", out), 0)
       << out;
 
+  // --seed and --epsilon shape a generated field: refused where they would change nothing.
+  EXPECT_NE(run_command(gluon_binary() + " gauge --load " + gauge_file("t_nersc.cfg") + " --seed 3", out), 0);
+  EXPECT_NE(out.find("--seed: seeds a generated field (--start hot|weak); the field comes from --load " +
+                     gauge_file("t_nersc.cfg")),
+            std::string::npos)
+      << out;
+  EXPECT_NE(run_command(gluon_binary() + " gauge --start unit --lattice 4,4,4,4 --seed 3", out), 0);
+  EXPECT_NE(out.find("--seed: --start unit draws no random numbers (hot and weak do)"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " gauge --start hot --lattice 4,4,4,4 --epsilon 0.2", out), 0);
+  EXPECT_NE(out.find("--epsilon: the amplitude of --start weak, found --start hot"), std::string::npos) << out;
+
   EXPECT_NE(run_command(gluon_binary() + " gauge --start warm", out), 0);
   EXPECT_NE(out.find("warm"), std::string::npos) << out;
 

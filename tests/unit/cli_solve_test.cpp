@@ -14,6 +14,7 @@
 #include "gluon/qcd/gauge_start.h"
 #include "test_support.h"
 
+using gluon::test::gauge_file;
 using gluon::test::gluon_binary;
 using gluon::test::run_command;
 using gluon::test::scratch_dir;
@@ -138,6 +139,18 @@ TEST(CliSolve, ImpossibleSettingsAndUnwritableOutputsFailBeforeSolving) {
     SCOPED_TRACE(c.args);
     std::string out;
     EXPECT_NE(run_command(base + c.args, out), 0);
+    EXPECT_NE(out.find(c.expect), std::string::npos) << out;
+    EXPECT_EQ(out.find("max_iter"), std::string::npos) << out;
+  }
+  // --seed and --epsilon shape a generated field: refused where they would change nothing.
+  const std::string file = gauge_file("t_nersc.cfg");
+  for (const Case& c : {Case{"--gauge " + file + " --seed 5", "--seed: seeds a generated field (--start hot|weak); the field comes from --gauge " + file},
+                        Case{"--gauge " + file + " --epsilon 0.3", "--epsilon: the amplitude of --start weak; the field comes from --gauge " + file},
+                        Case{"--start unit --lattice 4,4,4,8 --seed 5", "--seed: --start unit draws no random numbers"},
+                        Case{"--start hot --lattice 4,4,4,8 --epsilon 0.3", "--epsilon: the amplitude of --start weak, found --start hot"}}) {
+    SCOPED_TRACE(c.args);
+    std::string out;
+    EXPECT_NE(run_command(gluon_binary() + " solve --backend cpu --quiet --max-iter 3 " + c.args, out), 0);
     EXPECT_NE(out.find(c.expect), std::string::npos) << out;
     EXPECT_EQ(out.find("max_iter"), std::string::npos) << out;
   }
