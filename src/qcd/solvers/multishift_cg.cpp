@@ -4,7 +4,13 @@
 // every shift's sloppy solution is folded into its outer-precision x and the base residual is
 // replaced by the true b - (A + sigma_min) x_min (a reliable update, as QUDA's multi-shift CG
 // does for the base shift); the others stay zeta_i times it. The final per-shift true residuals
-// and refinements then start from solutions accumulated in the outer precision.
+// and refinements then start from solutions accumulated in the outer precision. Between updates
+// the base shift's sloppy solution is also folded in every kBaseFlushIterations iterations: summed
+// in the sloppy precision over a whole update interval (hundreds of iterations in single), its
+// rounding reached the true residual at the next update and cost the base 12% more iterations
+// (667 against 596 at 12^4, staggered, epsilon 0.6, double-single; 597 folded every 16, at a
+// 1.5-vector pass every 16 iterations). The other shifts' sloppy solutions gain nothing from it:
+// their accuracy is the sloppy Krylov recurrence's (eps kappa_i), with or without the updates.
 #include "gluon/qcd/solvers/multishift_cg.h"
 
 #include <algorithm>
@@ -23,6 +29,7 @@ namespace gluon::qcd {
 
 namespace {
 using solvers::detail::sci;
+constexpr int kBaseFlushIterations = 16;
 }  // namespace
 
 MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>& x, const SpinorField& b,
@@ -156,6 +163,10 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           zeta[i] = zn;
         }
         blas::multishift_update(r, updates, exs);
+        if (mixed && (res.iterations + 1) % kBaseFlushIterations == 0) {
+          blas::accumulate(x[base], *X[base], ex);
+          dirty[base] = false;
+        }
         alpha_old = alpha;
         beta_old = beta;
         r2 = r2_new;
