@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "gluon/qcd/blas.h"
@@ -163,7 +164,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           zeta[i] = zn;
         }
         blas::multishift_update(r, updates, exs);
-        if (mixed && (res.iterations + 1) % kBaseFlushIterations == 0) {
+        static const bool exp_no_flush = std::getenv("GLUON_EXP_MULTISHIFT_NO_BASE_FLUSH") != nullptr;  // trip only
+        if (mixed && !exp_no_flush && (res.iterations + 1) % kBaseFlushIterations == 0) {
           blas::accumulate(x[base], *X[base], ex);
           dirty[base] = false;
         }
