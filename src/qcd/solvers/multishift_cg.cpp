@@ -8,15 +8,15 @@
 // the base shift's sloppy solution is also folded in every kBaseFlushIterations iterations: summed
 // in the sloppy precision over a whole update interval (hundreds of iterations in single), its
 // rounding reached the true residual at the next update and cost the base 12% more iterations
-// (667 against 596 at 12^4, staggered, epsilon 0.6, double-single; 597 folded every 16, at a
-// 1.5-vector pass every 16 iterations). The other shifts' sloppy solutions gain nothing from it:
-// their accuracy is the sloppy Krylov recurrence's (eps kappa_i), with or without the updates.
+// (666 against 600 at 32^4, staggered, epsilon 0.6, double-single: 5% less time on an H200,
+// bench/results/2026-11-28-multishift-flush/), for a 1.5-vector pass every 16 iterations. The
+// other shifts' sloppy solutions gain nothing from it: their accuracy is the sloppy Krylov
+// recurrence's (about eps kappa_i; the same without any reliable update), hence the refinements.
 #include "gluon/qcd/solvers/multishift_cg.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "gluon/qcd/blas.h"
@@ -164,8 +164,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           zeta[i] = zn;
         }
         blas::multishift_update(r, updates, exs);
-        static const bool exp_no_flush = std::getenv("GLUON_EXP_MULTISHIFT_NO_BASE_FLUSH") != nullptr;  // trip only
-        if (mixed && !exp_no_flush && (res.iterations + 1) % kBaseFlushIterations == 0) {
+        if (mixed && (res.iterations + 1) % kBaseFlushIterations == 0) {
           blas::accumulate(x[base], *X[base], ex);
           dirty[base] = false;
         }
