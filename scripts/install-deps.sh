@@ -6,7 +6,8 @@ set -euo pipefail
 packages=(cmake ninja-build g++ make git
           libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
           libgtest-dev googletest libopenmpi-dev openmpi-bin libopenblas-dev
-          libmpfr-dev libgmp-dev ccache)
+          libmpfr-dev libgmp-dev ccache
+          python3-numpy)  # tests/crosscheck: correlators recomputed from docs/conventions.md
 
 missing=()
 for p in "${packages[@]}"; do
