@@ -7,15 +7,23 @@ was read.  The script
 
   1. reads each NERSC gauge file with its own reader (docs/file-formats.md, "NERSC"),
      verifying dimensions, data size, CHECKSUM, PLAQUETTE and LINK_TRACE;
-  2. builds the Dirac operator (Wilson, Wilson-clover, naive staggered) with numpy from
-     docs/conventions.md, "Dirac operators";
+  2. builds the Dirac operator (Wilson, Wilson-clover, naive and improved staggered) with numpy
+     from docs/conventions.md, "Dirac operators", with the default boundary phases or others
+     (`--boundary`); improved staggered either from --gauge (fat = 9/8 U, long = -1/24 U U U, its
+     three-hop boundary phases) or from --fat-links / --long-links files that this script writes
+     with its own NERSC writer (4D_SU3_GAUGE_3x3 IEEE64BIG with CHECKSUM, PLAQUETTE, LINK_TRACE),
+     holding deliberately non-unitary links, which gluon must use exactly as given (and whose
+     header values gluon must verify: a copy with one value changed must be refused);
   3. solves for the propagator from the documented source (conventions.md, "Propagators and
      correlators": point source, or the Z2 wall reproduced from its Philox-4x32-10 recipe) with
      its own Krylov solvers (BiCGstab with true-residual restarts; CG on the normal equations
      for staggered) to a relative residual of 1e-12 of the unpreconditioned system;
   4. contracts the pion / rho / staggered Goldstone-pion correlators as conventions.md defines
      them, with the documented normalisation;
-  5. runs `gluon solve ... --json --backend cpu --quiet --tol 1e-12` and compares every entry;
+  5. runs `gluon solve ... --json --backend cpu --quiet --tol 1e-12` and compares every entry
+     (and the JSON's `boundary`, `even_odd`, `clover_pc`); the preconditioning variants
+     (`--clover-pc symmetric`, `--no-even-odd`) are compared with the numpy propagator of the
+     default-path case they repeat (h1 = b, h2 = a), not solved again;
   6. has that run write its propagator (`--save-propagator FILE --propagator-precision 64`), and
      the same solve again at 32 bits, into a temporary directory; reads each file with its own
      SciDAC LIME reader (docs/file-formats.md, "LIME, ILDG, SciDAC" and "Propagators": record
@@ -30,6 +38,11 @@ was read.  The script
      by O(0.1), so step 6 pins those conventions; likewise the per-site index order of the file.
      The reader's checksum arithmetic is checked on a file QIO wrote (lat.sample.l4444.scidac)
      and the reader must refuse a damaged and a truncated propagator file.
+  8. residuals: gluon's 64-bit propagator must solve our operator's equation
+     (|b - M S_file| / |b| <= 1e-9, one application of M), and must NOT solve (>= 1e-3) that of
+     each control variant a case lists: another boundary direction (g1, g2), a three-hop term
+     without or with a one-hop-like boundary phase, the other Naik sign (f1), re-unitarised,
+     re-scaled or transposed link files (f2).
 
 Usage:
   /usr/bin/python3 tests/crosscheck/correlators_from_conventions.py \
@@ -58,6 +71,7 @@ PLAQ_TOL = 1e-12    # our plaquette vs gluon's (same double links: should agree 
 SOLVE_TOL = 1e-12   # relative true residual |b - M x| / |b| of our own solves
 PROP_TOL = {64: 1e-9, 32: 1e-6}   # propagator file vs ours: max |dS| / max |S|, by file precision
 SENS_MIN = 1e-3    # a convention flip must move the propagator by at least this (relative)
+FILE_RES_TOL = 1e-9   # |b - M S_file| / |b| of gluon's 64-bit propagator in our operator
 
 # ----------------------------------------------------------------------------------------------
 # Lattice layout (conventions.md, "Lattice and site order"): directions mu = 0..3 = x, y, z, t,
@@ -326,6 +340,138 @@ def make_staggered_D(U, boundary, dims):
             out += etas[mu] * (Ub[mu] @ fwd(psi, mu) - bwd(dag(Ub[mu]) @ psi, mu))
         return 0.5 * out
     return D
+
+
+def long_links_with_boundary(L, boundary, mode="crossing"):
+    """Fold the boundary phases into the three-hop (long) links.
+
+    conventions.md, "Boundary phases": "in every operator (..., and the improved three-hop term),
+    a hop that crosses the lattice boundary in direction mu is multiplied by boundary[mu]".  The
+    forward three-hop x -> x + 3 mu uses L_mu(x) and crosses the boundary iff x_mu + 3 >= L_mu
+    (once, for L_mu >= 3); the backward three-hop x -> x - 3 mu uses L_mu(x - 3 mu) and crosses
+    it iff (x - 3 mu)_mu + 3 >= L_mu.  So multiplying L_mu(x) for x_mu = L_mu - 3 .. L_mu - 1
+    by boundary[mu] applies the phase to exactly the three-hops that cross.  For links built
+    from U this equals the product of the phase-folded one-hop links (checked in naik_links)."""
+    Lb = L.copy()
+    if mode == "none":             # controls only: no phase on the three-hop term
+        return Lb
+    for mu in range(4):
+        if boundary[mu] != 1:
+            n = L.shape[1 + axis(mu)]
+            assert n >= 3, "a three-hop crosses the boundary more than once on an extent below 3"
+            idx = [slice(None)] * 4
+            # controls only: mode "last-slice" puts the phase on L_mu(x_mu = L-1) alone, as on a one-hop link
+            idx[axis(mu)] = slice(n - 3, n) if mode == "crossing" else slice(n - 1, n)
+            Lb[mu][tuple(idx)] *= boundary[mu]
+    return Lb
+
+
+def make_improved_staggered_D(fat, long, boundary, dims, long_mode="crossing"):
+    """conventions.md, "Staggered ... Improved": the one-hop term of make_staggered_D with the
+    fat links F, plus 1/2 sum_mu eta_mu(x) [L_mu(x) psi(x+3mu) - L_mu(x-3mu)^+ psi(x-3mu)] with
+    the long links L as given (coefficients inside; eta_mu(x - 3mu) = eta_mu(x), so which site's
+    eta multiplies the backward hop does not matter).  Boundary phases on both terms; the links
+    themselves carry no staggered or boundary phase (the docs put both into the operator)."""
+    Fb = links_with_boundary(fat, boundary)
+    Lb = long_links_with_boundary(long, boundary, long_mode)
+    etas = staggered_eta(dims)
+
+    def D(psi):
+        out = np.zeros_like(psi)
+        for mu in range(4):
+            one = Fb[mu] @ fwd(psi, mu) - bwd(dag(Fb[mu]) @ psi, mu)
+            three = (Lb[mu] @ np.roll(psi, -3, axis=axis(mu))
+                     - np.roll(dag(Lb[mu]) @ psi, 3, axis=axis(mu)))
+            out += etas[mu] * (one + three)
+        return 0.5 * out
+    return D
+
+
+def naik_links(U, boundary):
+    """`--operator improved-staggered` from --gauge (conventions.md): fat = 9/8 U,
+    long_mu(x) = -1/24 U_mu(x) U_mu(x+mu) U_mu(x+2mu), no smearing.  Also checks that folding the
+    boundary phases into these long links (long_links_with_boundary) equals building them from
+    the phase-folded one-hop links, i.e. that 'the three-hop crosses once' is what we apply."""
+    fat = 9.0 / 8.0 * U
+    long = np.empty_like(U)
+    Ub = links_with_boundary(U, boundary)
+    for mu in range(4):
+        u1 = fwd(U[mu], mu)
+        long[mu] = -1.0 / 24.0 * (U[mu] @ u1 @ fwd(u1, mu))
+        ub1 = fwd(Ub[mu], mu)
+        folded = -1.0 / 24.0 * (Ub[mu] @ ub1 @ fwd(ub1, mu))
+        assert np.allclose(long_links_with_boundary(long, boundary)[mu], folded, rtol=0, atol=1e-15)
+    return fat, long
+
+
+def staples(U, mu):
+    """sum_{nu != mu} of the upper and lower staples from x to x + mu (a 3x3 per site)."""
+    s = np.zeros_like(U[mu])
+    for nu in range(4):
+        if nu != mu:
+            s += U[nu] @ fwd(U[mu], nu) @ dag(fwd(U[nu], mu))
+            s += bwd(dag(U[nu]) @ U[mu] @ fwd(U[nu], mu), nu)
+    return s
+
+
+def smeared_like_links(U, seed):
+    """Non-unitary one- and three-hop links with 'coefficients inside', for --fat-links /
+    --long-links.  Our own recipe (not asqtad, not gauge covariant, and deliberately not close
+    to SU(3), so that any re-unitarisation or rescaling on load would show at O(1)):
+      fat_mu(x)  = a_mu(x) U_mu(x) + 0.03 staples_mu(x) + 0.05 G,   a_mu(x) uniform in [0.5, 0.9],
+      long_mu(x) = -0.06 U_mu(x) U_mu(x+mu) U_mu(x+2mu) (1 + 0.4 G'),
+    G, G' complex Gaussian 3x3 matrices (E|G_ij|^2 = 1) drawn per link from numpy's PCG64."""
+    rng = np.random.default_rng(seed)
+    shape = U.shape
+
+    def gauss():
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)) / np.sqrt(2.0)
+    a = rng.uniform(0.5, 0.9, size=shape[:5])[..., None, None]
+    st = np.stack([staples(U, mu) for mu in range(4)])
+    fat = a * U + 0.03 * st + 0.05 * gauss()
+    long = np.empty_like(U)
+    G = gauss()
+    for mu in range(4):
+        u1 = fwd(U[mu], mu)
+        long[mu] = -0.06 * (U[mu] @ u1 @ fwd(u1, mu)) @ (np.eye(3) + 0.4 * G[mu])
+    return fat, long
+
+
+def unitarity_deviation(V):
+    """conventions.md: max_ij |(U U^+ - 1)_ij| + |det U - 1|, maximum over links."""
+    d = np.max(np.abs(V @ dag(V) - np.eye(3)), axis=(-1, -2)) + np.abs(np.linalg.det(V) - 1.0)
+    return float(d.max())
+
+
+def write_nersc(path, links, dims):
+    """Our own NERSC writer (docs/file-formats.md, "NERSC"): 4D_SU3_GAUGE_3x3, IEEE64BIG, the
+    header keys gluon writes, CHECKSUM (32-bit sum of the big-endian 32-bit words of the data,
+    printed as 8 hex digits: the docs do not give the printed form; the shipped files use
+    lower-case hex without 0x), LINK_TRACE and PLAQUETTE of the links as stored, printed with
+    17 significant digits (the docs' plaquette definition applies to any 3x3 matrices)."""
+    X, Y, Z, T = dims
+    m = np.moveaxis(links, 0, 4)                                   # (T, Z, Y, X, mu, 3, 3)
+    data = np.stack([m.real, m.imag], axis=-1).astype(">f8").tobytes()
+    checksum = int(np.frombuffer(data, dtype=">u4").astype(np.uint64).sum()) & 0xFFFFFFFF
+    plaq = plaquette(links)
+    ltrace = float(np.mean(np.real(np.trace(links, axis1=-2, axis2=-1))) / 3.0)
+    keys = [("HDR_VERSION", "1.0"), ("DATATYPE", "4D_SU3_GAUGE_3x3"), ("STORAGE_FORMAT", "1.0")]
+    keys += [(f"DIMENSION_{i + 1}", str(d)) for i, d in enumerate(dims)]
+    keys += [(f"BOUNDARY_{i + 1}", "PERIODIC") for i in range(4)]
+    keys += [("CHECKSUM", f"{checksum:08x}"), ("LINK_TRACE", f"{ltrace:.17g}"),
+             ("PLAQUETTE", f"{plaq:.17g}"), ("FLOATING_POINT", "IEEE64BIG"),
+             ("ENSEMBLE_ID", "crosscheck"), ("ENSEMBLE_LABEL", "smeared-like test links"),
+             ("SEQUENCE_NUMBER", "0"), ("CREATOR", "correlators_from_conventions.py"),
+             ("CREATOR_HARDWARE", "numpy"), ("CREATION_DATE", time.strftime("%a %b %d %H:%M:%S %Y")),
+             ("ARCHIVE_DATE", time.strftime("%a %b %d %H:%M:%S %Y"))]
+    header = "BEGIN_HEADER\n" + "".join(f"{k} = {v}\n" for k, v in keys) + "END_HEADER\n"
+    with open(path, "wb") as f:
+        f.write(header.encode("ascii") + data)
+    # our reader (which verifies CHECKSUM, PLAQUETTE and LINK_TRACE) must read back the same bits
+    back, back_dims, info = read_nersc(path)
+    assert back_dims == tuple(dims) and np.array_equal(back, links), "our NERSC writer/reader round trip"
+    return {"checksum": f"{checksum:08x}", "plaquette": plaq, "link_trace": ltrace,
+            "unitarity": unitarity_deviation(links), "checks": info["checks"]}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -867,47 +1013,103 @@ def convention_sensitivity(U, dims, S_doc, S_file):
 # The cases.
 # ----------------------------------------------------------------------------------------------
 
-def run_case(case, args, gauge_cache, tmpdir):
-    path = os.path.join(args.testdata, "gauge", case["gauge"])
-    if path not in gauge_cache:
-        gauge_cache[path] = read_nersc(path)
-    U, dims, info = gauge_cache[path]
-    X, Y, Z, T = dims
+DEFAULT_BOUNDARY = (1, 1, 1, -1)   # cli.md / conventions.md: default antiperiodic in t only
+
+
+def our_operator(case, U, dims, boundary, links=None, long_mode="crossing"):
+    """The case's operator and source: (M, b, solve), solve(M, b) -> x.  links: (fat, long) for
+    improved staggered; long_mode: see long_links_with_boundary (not "crossing" in controls only)."""
     op = case["operator"]
     src = case.get("source", (0, 0, 0, 0))
     stype = case.get("source_type", "point")
     seed = case.get("seed", 1)
-    boundary = (1, 1, 1, -1)        # cli.md / conventions.md: default antiperiodic in t only
-    rng = np.random.default_rng(12345)
-
-    t_start = time.time()
     if op in ("wilson", "clover"):
         if "mass" in case:
             M = make_wilson(U, boundary, None, mass_form=case["mass"])
         else:
             M = make_wilson(U, boundary, case["kappa"], csw=case.get("csw") if op == "clover" else None)
         b = make_source(dims, 4, src, stype, seed)
-        x, iters, res = solve(M, b, lambda r, tol: bicgstab(M, r, tol, 2000, rng))
-        S = x.reshape(T, Z, Y, X, 12, 12)         # [.., sink spin*3+colour, source column]
-        ours = {"pion": pion(S, src[3]), "rho": rho(S, src[3])}
-        S_ours = S
-    else:  # naive staggered, M = m + D; D anti-Hermitian so M M^+ = m^2 - D^2
-        m = case["mass"]
+        rng = np.random.default_rng(12345)
+        return M, b, lambda M, b: solve(M, b, lambda r, tol: bicgstab(M, r, tol, 2000, rng))
+    # naive or improved staggered, M = m + D; D anti-Hermitian so M M^+ = m^2 - D^2 (also for
+    # non-unitary fat/long links: the hop pairs are X and -X^+)
+    m = case["mass"]
+    if op == "staggered":
         D = make_staggered_D(U, boundary, dims)
-        M = lambda psi: m * psi + D(psi)
-        b = make_source(dims, 1, src, stype, seed)
+    else:
+        D = make_improved_staggered_D(links[0], links[1], boundary, dims, long_mode)
+    M = lambda psi: m * psi + D(psi)
+    b = make_source(dims, 1, src, stype, seed)
 
-        def cgne(r, tol):  # M M^+ y = r, x = M^+ y = (m - D) y; its residual is that of M x = r
-            y, it = cg(lambda p: m * m * p - D(D(p)), r, tol, 5000)
-            return m * y - D(y), it
-        x, iters, res = solve(M, b, cgne)
-        G = x.reshape(T, Z, Y, X, 3, 3)
-        ours = {"pion": pion(G, src[3])}
-        S_ours = G
+    def cgne(r, tol):  # M M^+ y = r, x = M^+ y = (m - D) y; its residual is that of M x = r
+        y, it = cg(lambda p: m * m * p - D(D(p)), r, tol, 5000)
+        return m * y - D(y), it
+    return M, b, lambda M, b: solve(M, b, cgne)
+
+
+def our_propagator(case, U, dims, boundary, links=None):
+    """Our solve of the case's operator.  Returns (S, correlators, iterations, final relative
+    residual); S is (T, Z, Y, X, 12, 12) for Wilson/clover, (T, Z, Y, X, 3, 3) for staggered."""
+    X, Y, Z, T = dims
+    t0 = case.get("source", (0, 0, 0, 0))[3]
+    M, b, solver = our_operator(case, U, dims, boundary, links)
+    x, iters, res = solver(M, b)
+    if case["operator"] in ("wilson", "clover"):
+        S = x.reshape(T, Z, Y, X, 12, 12)         # [.., sink spin*3+colour, source column]
+        return S, {"pion": pion(S, t0), "rho": rho(S, t0)}, iters, res
+    G = x.reshape(T, Z, Y, X, 3, 3)
+    return G, {"pion": pion(G, t0)}, iters, res
+
+
+def residual_of(M, b, S):
+    """max over columns of |b - M S| / |b|, S a propagator as stored (rows = sink)."""
+    x = S.reshape(b.shape)
+    return float(np.max(cnorm(b - M(x)) / cnorm(b)))
+
+
+def reunitarize(V):
+    """conventions.md, "Gauge links": normalise row 0, Gram-Schmidt row 1, row 2 = conj(row0 x row1)."""
+    r0 = V[..., 0, :] / np.linalg.norm(V[..., 0, :], axis=-1, keepdims=True)
+    r1 = V[..., 1, :] - np.sum(np.conj(r0) * V[..., 1, :], axis=-1, keepdims=True) * r0
+    r1 = r1 / np.linalg.norm(r1, axis=-1, keepdims=True)
+    return np.stack([r0, r1, np.conj(np.cross(r0, r1))], axis=-2)
+
+
+def run_case(case, args, gauge_cache, tmpdir, done):
+    """done: tag -> earlier result (a case with "reuse" compares gluon's run with other flags
+    against that case's numpy propagator and correlators)."""
+    path = os.path.join(args.testdata, "gauge", case["gauge"])
+    if path not in gauge_cache:
+        gauge_cache[path] = read_nersc(path)
+    U, dims, info = gauge_cache[path]
+    op = case["operator"]
+    src = case.get("source", (0, 0, 0, 0))
+    stype = case.get("source_type", "point")
+    seed = case.get("seed", 1)
+    boundary = tuple(case.get("boundary", DEFAULT_BOUNDARY))
+    tag = case["name"].split(")")[0]
+
+    links, link_files, link_info = None, None, None
+    if op == "improved-staggered":
+        if case.get("links") == "files":
+            # our own non-unitary links, written with our own NERSC writer
+            links = smeared_like_links(U, case.get("link_seed", 2026))
+            link_files = [os.path.join(tmpdir, f"{tag}_{kind}.nersc") for kind in ("fat", "long")]
+            link_info = [write_nersc(f, l, dims) for f, l in zip(link_files, links)]
+        else:
+            links = naik_links(U, boundary)
+
+    t_start = time.time()
+    if "S_ours" in done.get(case.get("reuse"), {}):   # (with --only, the case solves itself)
+        prev = done[case["reuse"]]
+        S_ours, ours, iters, res = prev["S_ours"], prev["ours"], 0, prev["res"]
+    else:
+        S_ours, ours, iters, res = our_propagator(case, U, dims, boundary, links)
     t_ours = time.time() - t_start
 
-    cmd = [args.gluon, "solve", "--gauge", path, "--operator", op, "--json", "--backend", "cpu",
-           "--quiet", "--tol", "1e-12", "--source", ",".join(map(str, src))]
+    field = ["--fat-links", link_files[0], "--long-links", link_files[1]] if link_files else ["--gauge", path]
+    cmd = [args.gluon, "solve"] + field + ["--operator", op, "--json", "--backend", "cpu",
+                                           "--quiet", "--tol", "1e-12", "--source", ",".join(map(str, src))]
     if "kappa" in case:
         cmd += ["--kappa", repr(case["kappa"])]
     if "mass" in case:
@@ -916,7 +1118,9 @@ def run_case(case, args, gauge_cache, tmpdir):
         cmd += ["--csw", repr(case["csw"])]
     if stype != "point":
         cmd += ["--source-type", stype, "--source-seed", str(seed)]
-    tag = case["name"].split(")")[0]
+    if "boundary" in case:
+        cmd += ["--boundary", ",".join(str(int(v)) for v in boundary)]
+    cmd += case.get("flags", [])
     prop_path = {bits: os.path.join(tmpdir, f"prop_{tag}_{bits}.lime") for bits in (64, 32)}
     cmd += ["--save-propagator", prop_path[64], "--propagator-precision", "64"]
     t_start = time.time()
@@ -928,11 +1132,24 @@ def run_case(case, args, gauge_cache, tmpdir):
 
     result = {"name": case["name"], "ours_s": t_ours, "gluon_s": t_gluon, "iters": iters,
               "res": res, "failures": [], "diffs": {}, "cmd": " ".join(cmd), "prop": {},
-              "prop_meta": {}}
+              "prop_meta": {}, "link_info": link_info, "controls": []}
     # cli.md: top-level `normalization` is "kappa" or "mass"; Wilson/clover given --mass and
     # staggered are in the mass normalisation (conventions.md, "Dirac operators").
-    want_norm = "mass" if (op in ("wilson", "clover") and "mass" in case) or op == "staggered" else "kappa"
+    want_norm = "mass" if "mass" in case else "kappa"
     corr = out["correlators"]
+    # cli.md's JSON keys `boundary`, `even_odd`, `clover_pc` (their forms are not documented: we
+    # accept numbers or a "x,y,z,t" string, a boolean, the flag's word)
+    want_keys = {"boundary": list(boundary), "even_odd": "--no-even-odd" not in case.get("flags", [])}
+    if op == "clover":
+        fl = case.get("flags", [])
+        want_keys["clover_pc"] = fl[fl.index("--clover-pc") + 1] if "--clover-pc" in fl else "asymmetric"
+    for key, want in want_keys.items():
+        got = out.get(key)
+        if key == "boundary" and isinstance(got, str):
+            got = [float(v) for v in got.split(",")]
+        if got is None or (key == "boundary" and [float(v) for v in got] != [float(v) for v in want]) \
+                or (key != "boundary" and got != want):
+            result["failures"].append(f"JSON {key}: gluon {out.get(key)!r}, the run asked for {want!r}")
     if out.get("normalization") != want_norm:
         result["failures"].append(f"normalization: gluon says {out.get('normalization')!r}, "
                                   f"docs say {want_norm!r}")
@@ -959,7 +1176,31 @@ def run_case(case, args, gauge_cache, tmpdir):
     for name in corr:
         if name not in ours and isinstance(corr[name], list):
             result["failures"].append(f"{name}: in gluon's JSON, not defined for this operator by the docs")
-    if "plaquette" in out:
+    if link_files:
+        # gluon verified the header values we wrote (not merely ignored them): a copy with one
+        # value changed must be refused, naming that key (file-formats.md, "NERSC")
+        for which, key, change in ((0, "PLAQUETTE", lambda v: f"{float(v) * (1 + 1e-4):.17g}"),
+                                   (1, "LINK_TRACE", lambda v: f"{float(v) * (1 + 1e-4):.17g}"),
+                                   (1, "CHECKSUM", lambda v: f"{(int(v, 16) + 1) & MASK32:08x}")):
+            raw = open(link_files[which], "rb").read()
+            m = re.search((key + r" = ([^\n]*)").encode(), raw)
+            bad = os.path.join(tmpdir, "bad_links.nersc")
+            with open(bad, "wb") as f:
+                f.write(raw[:m.start(1)] + change(m.group(1).decode()).encode() + raw[m.end(1):])
+            files = [bad, link_files[1]] if which == 0 else [link_files[0], bad]
+            pb = subprocess.run([args.gluon, "solve", "--fat-links", files[0], "--long-links", files[1],
+                                 "--operator", op, "--backend", "cpu", "--quiet"], capture_output=True, text=True)
+            said = pb.stderr.strip().splitlines()[-1].replace(bad, "COPY") if pb.stderr.strip() else ""
+            result.setdefault("refusals", []).append(
+                f"{('fat', 'long')[which]} file with {key} changed: exit {pb.returncode}, {said[:110]!r}")
+            if pb.returncode != 1 or key not in said:
+                result["failures"].append(f"gluon did not refuse a {('fat', 'long')[which]} link file with a "
+                                          f"wrong {key} (exit {pb.returncode}: {said!r})")
+        # cli.md: with --fat-links "JSON then has no `plaquette`"
+        result["plaq"] = (None, out.get("plaquette"), None)
+        if "plaquette" in out:
+            result["failures"].append(f"plaquette {out['plaquette']!r} in the JSON of a --fat-links run (cli.md: none)")
+    elif "plaquette" in out:
         dp = abs(out["plaquette"] - info["plaquette"])
         result["plaq"] = (info["plaquette"], out["plaquette"], dp)
         if dp > PLAQ_TOL:
@@ -986,6 +1227,32 @@ def run_case(case, args, gauge_cache, tmpdir):
         if bits == 64:
             result["S_file"] = S_file
     result["S_ours"] = S_ours
+    result["ours"] = ours
+
+    # gluon's 64-bit propagator must solve OUR operator's equation (|b - M S_file| / |b| small:
+    # one application of M), and must NOT solve the equation of each control variant (a wrong
+    # boundary direction, a three-hop phase applied as on a one-hop link, re-unitarised or
+    # rescaled link files, ...): this pins what the element-wise comparison pins, at the cost of
+    # one operator application each, and shows by how much each alternative is excluded.
+    S_file = result.get("S_file")
+    if S_file is not None:
+        t_start = time.time()
+        M, b, _ = our_operator(case, U, dims, boundary, links)
+        result["file_res"] = residual_of(M, b, S_file)
+        if result["file_res"] > FILE_RES_TOL:
+            result["failures"].append(f"gluon's 64-bit propagator leaves |b - M S| / |b| = "
+                                      f"{result['file_res']:.2e} in our operator (> {FILE_RES_TOL:g})")
+        for label, spec in case.get("controls", []):
+            cl = spec["links"](links) if "links" in spec else links
+            Mc, bc, _ = our_operator(case, U, dims, tuple(spec.get("boundary", boundary)), cl,
+                                     spec.get("long_mode", "crossing"))
+            r = residual_of(Mc, bc, S_file)
+            good = r >= SENS_MIN
+            result["controls"].append((label, r, good))
+            if not good:
+                result["failures"].append(f"control '{label}': gluon's propagator solves it too "
+                                          f"(residual {r:.2e} < {SENS_MIN:g})")
+        result["ours_s"] += time.time() - t_start
     return result, ours, out
 
 
@@ -1007,7 +1274,44 @@ CASES = [
     {"name": "e2) staggered z2-wall 4^4 m=0.1 t0=3 seed 2^32+5",
      "gauge": "t_nersc.cfg", "operator": "staggered", "mass": 0.1, "source": (0, 0, 0, 3),
      "source_type": "z2-wall", "seed": (1 << 32) + 5},
+    {"name": "f1) improved stag. from gauge 8^4 m=0.1 src 1235",
+     "gauge": "lat.sample.l8888.nersc", "operator": "improved-staggered", "mass": 0.1,
+     "source": (1, 2, 3, 5),
+     "controls": [("three-hop term without boundary phase", {"long_mode": "none"}),
+                  ("three-hop phase on L_t(x_t = T-1) only, as on a one-hop link", {"long_mode": "last-slice"}),
+                  ("Naik term of the other sign (+1/24 U U U)", {"links": lambda l: (l[0], -l[1])})]},
+    {"name": "f2) improved stag. our fat/long files 8^4 m=0.1",
+     "gauge": "lat.sample.l8888.nersc", "operator": "improved-staggered", "mass": 0.1,
+     "source": (2, 5, 0, 7), "links": "files", "link_seed": 2026,
+     "controls": [("fat and long links re-unitarised", {"links": lambda l: (reunitarize(l[0]), reunitarize(l[1]))}),
+                  ("coefficients applied again (9/8 fat, -1/24 long)", {"links": lambda l: (9 / 8 * l[0], -l[1] / 24)}),
+                  ("links read column-major (transposed)", {"links": lambda l: (np.swapaxes(l[0], -1, -2),
+                                                                               np.swapaxes(l[1], -1, -2))}),
+                  ("three-hop term without boundary phase", {"long_mode": "none"})]},
+    {"name": "g1) wilson 4^4 k=0.12 boundary -1,1,1,1 src 1023",
+     "gauge": "t_nersc.cfg", "operator": "wilson", "kappa": 0.12, "source": (1, 0, 2, 3),
+     "boundary": (-1, 1, 1, 1),
+     "controls": [("boundary 1,1,1,-1 (the default; also -1,1,1,1 read as t,z,y,x)", {"boundary": (1, 1, 1, -1)}),
+                  ("boundary 1,-1,1,1 (the phase on y)", {"boundary": (1, -1, 1, 1)})]},
+    {"name": "g2) staggered 4^4 m=0.1 boundary 1,1,1,1 src 1002",
+     "gauge": "t_nersc.cfg", "operator": "staggered", "mass": 0.1, "source": (1, 0, 0, 2),
+     "boundary": (1, 1, 1, 1),
+     "controls": [("boundary 1,1,1,-1 (the default)", {"boundary": (1, 1, 1, -1)})]},
+    {"name": "h1) b) with --clover-pc symmetric",
+     "gauge": "lat.sample.l8888.nersc", "operator": "clover", "kappa": 0.13, "csw": 1.0,
+     "source": (1, 2, 3, 4), "flags": ["--clover-pc", "symmetric"], "reuse": "b"},
+    {"name": "h2) a) with --no-even-odd",
+     "gauge": "t_nersc.cfg", "operator": "wilson", "kappa": 0.12, "source": (0, 0, 0, 0),
+     "flags": ["--no-even-odd"], "reuse": "a"},
 ]
+
+
+def print_link_files(results):
+    for r in results:
+        for kind, li in zip(("fat", "long"), r.get("link_info") or []):
+            print(f"link file {r['name'].split(')')[0]}) {kind} (our NERSC writer, 4D_SU3_GAUGE_3x3 IEEE64BIG): "
+                  f"CHECKSUM {li['checksum']} PLAQUETTE {li['plaquette']:.12g} LINK_TRACE {li['link_trace']:.12g}; "
+                  f"max |U U^+ - 1| + |det U - 1| = {li['unitarity']:.3g}; our reader verified " + "; ".join(li["checks"]))
 
 
 def main():
@@ -1031,6 +1335,7 @@ def main():
     t_all = time.time()
     cache = {}
     results = []
+    done = {}
     ok = True
     try:
         qio_check = check_checksum_on_qio_file(args.testdata)
@@ -1042,7 +1347,8 @@ def main():
             if args.only and not case["name"].startswith(args.only):
                 continue
             try:
-                r, ours, out = run_case(case, args, cache, tmpdir)
+                r, ours, out = run_case(case, args, cache, tmpdir, done)
+                done[case["name"].split(")")[0]] = r
             except Exception as e:  # a reader or solver failure is a failed case, not a crash
                 r = {"name": case["name"], "failures": [f"{type(e).__name__}: {e}"], "diffs": {},
                      "plaq": (None, None, None), "ours_s": 0, "gluon_s": 0, "iters": 0, "res": None,
@@ -1088,6 +1394,7 @@ def main():
             print(f"propagator {r['name'].split(')')[0]}) {bits}-bit: {'x'.join(map(str, meta['dims']))}; "
                   + "; ".join(meta["checks"][1:]) + f"; JSON {names}"
                   + (f"; JSON lacks {meta['json_missing']} of the printed JSON" if meta.get("json_missing") else ""))
+    print_link_files(results)
     print()
     hdr = (f"{'case':48s} {'pion':>9s} {'rho':>9s} {'prop64':>9s} {'prop32':>9s} {'plaq diff':>9s} "
            f"{'our res':>8s} {'ours s':>6s} {'gluon s':>7s}  result")
@@ -1105,6 +1412,12 @@ def main():
               f"{fmt(pl)} {res} {r['ours_s']:6.1f} {r['gluon_s']:7.2f}  {status}")
         for f in r["failures"]:
             print(f"    {r['name']}: {f}")
+        for line in r.get("refusals", []):
+            print(f"    refused: {line}")
+        if "file_res" in r:
+            print(f"    gluon's 64-bit propagator in our operator: |b - M S| / |b| = {r['file_res']:.2e}")
+        for label, res_c, good in r.get("controls", []):
+            print(f"    control, {label}: |b - M' S| / |b| = {res_c:.2e}  {'PASS' if good else 'FAIL'}")
 
     if sens is not None:
         print(f"\nconvention sensitivity (case a's operator, our solves; {t_sens:.1f} s): relative change "

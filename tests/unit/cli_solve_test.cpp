@@ -254,6 +254,14 @@ TEST(CliSolve, ImprovedStaggeredFromFatAndLongLinkFiles) {
   EXPECT_EQ(run_command(cmd + op + "--lattice 4,4,4,4 " + files, out), 1);
   EXPECT_NE(out.find("--lattice 4,4,4,4: " + dir + "/fat.nersc holds a 4,4,4,8 lattice"), std::string::npos) << out;
   EXPECT_EQ(run_command(cmd + op + "--lattice 4,4,4,8 " + files, out), 0) << out;
+  // Two stored rows would rebuild the third as for SU(3): refused for links that are not.
+  io::GaugeWriteOptions two_rows;
+  two_rows.nersc_two_rows = true;
+  io::write_gauge(dir + "/fat2.nersc", links.fat, two_rows);
+  EXPECT_EQ(run_command(cmd + op + "--fat-links " + dir + "/fat2.nersc --long-links " + dir + "/long.ildg", out), 1);
+  EXPECT_NE(out.find("--fat-links " + dir + "/fat2.nersc: DATATYPE 4D_SU3_GAUGE stores two rows of each link"),
+            std::string::npos)
+      << out;
 }
 
 TEST(CliSolve, SavedPropagatorReproducesTheCorrelators) {
