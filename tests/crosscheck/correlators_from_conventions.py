@@ -20,7 +20,8 @@ was read.  The script
      for staggered) to a relative residual of 1e-12 of the unpreconditioned system;
   4. contracts the pion / rho / staggered Goldstone-pion correlators as conventions.md defines
      them, with the documented normalisation;
-  5. runs `gluon solve ... --json --backend cpu --quiet --tol 1e-12` and compares every entry
+  5. runs `gluon solve ... --json --backend cpu --quiet --tol 1e-12` (cuda with
+     GLUON_CROSSCHECK_BACKEND=cuda: the GPU path) and compares every entry
      (and the JSON's `boundary`, `even_odd`, `clover_pc`); the preconditioning variants
      (`--clover-pc symmetric`, `--no-even-odd`) are compared with the numpy propagator of the
      default-path case they repeat (h1 = b, h2 = a), not solved again;
@@ -66,6 +67,8 @@ import zlib
 
 import numpy as np
 
+# gluon solve --backend: cpu (CI), or cuda to check the GPU path (bench/results/2026-11-28-crosscheck-gpu/)
+BACKEND = os.environ.get("GLUON_CROSSCHECK_BACKEND", "cpu")
 CORR_TOL = 1e-8     # pass threshold on correlators, relative to max_t |C(t)|
 PLAQ_TOL = 1e-12    # our plaquette vs gluon's (same double links: should agree to rounding)
 SOLVE_TOL = 1e-12   # relative true residual |b - M x| / |b| of our own solves
@@ -1108,7 +1111,7 @@ def run_case(case, args, gauge_cache, tmpdir, done):
     t_ours = time.time() - t_start
 
     field = ["--fat-links", link_files[0], "--long-links", link_files[1]] if link_files else ["--gauge", path]
-    cmd = [args.gluon, "solve"] + field + ["--operator", op, "--json", "--backend", "cpu",
+    cmd = [args.gluon, "solve"] + field + ["--operator", op, "--json", "--backend", BACKEND,
                                            "--quiet", "--tol", "1e-12", "--source", ",".join(map(str, src))]
     if "kappa" in case:
         cmd += ["--kappa", repr(case["kappa"])]
@@ -1150,6 +1153,10 @@ def run_case(case, args, gauge_cache, tmpdir, done):
         if got is None or (key == "boundary" and [float(v) for v in got] != [float(v) for v in want]) \
                 or (key != "boundary" and got != want):
             result["failures"].append(f"JSON {key}: gluon {out.get(key)!r}, the run asked for {want!r}")
+    # The JSON names the backend that ran (cli.md `backend`): a run asked for cuda must not have
+    # fallen back to the CPU.
+    if out.get("backend") != BACKEND:
+        result["failures"].append(f"JSON backend: gluon ran on {out.get('backend')!r}, asked for {BACKEND!r}")
     if out.get("normalization") != want_norm:
         result["failures"].append(f"normalization: gluon says {out.get('normalization')!r}, "
                                   f"docs say {want_norm!r}")
@@ -1189,7 +1196,7 @@ def run_case(case, args, gauge_cache, tmpdir, done):
                 f.write(raw[:m.start(1)] + change(m.group(1).decode()).encode() + raw[m.end(1):])
             files = [bad, link_files[1]] if which == 0 else [link_files[0], bad]
             pb = subprocess.run([args.gluon, "solve", "--fat-links", files[0], "--long-links", files[1],
-                                 "--operator", op, "--backend", "cpu", "--quiet"], capture_output=True, text=True)
+                                 "--operator", op, "--backend", BACKEND, "--quiet"], capture_output=True, text=True)
             said = pb.stderr.strip().splitlines()[-1].replace(bad, "COPY") if pb.stderr.strip() else ""
             result.setdefault("refusals", []).append(
                 f"{('fat', 'long')[which]} file with {key} changed: exit {pb.returncode}, {said[:110]!r}")
@@ -1441,7 +1448,8 @@ def main():
 
     print(f"\ncorrelator threshold {CORR_TOL:g} (relative to max_t |C|); propagator thresholds "
           f"{PROP_TOL[64]:g} (64-bit file), {PROP_TOL[32]:g} (32-bit) relative to max |S|; "
-          f"total {time.time() - t_all:.1f} s")
+          f"total {time.time() - t_all:.1f} s; gluon solve --backend {BACKEND} (GLUON_CROSSCHECK_BACKEND), "
+          f"every run's JSON naming that backend")
     print("ALL PASS" if ok else "SOME CASES FAILED")
     return 0 if ok else 1
 
