@@ -7,7 +7,7 @@
 // and refinements then start from solutions accumulated in the outer precision. Between updates
 // the base shift's sloppy solution is also folded in every kBaseFlushIterations iterations: summed
 // in the sloppy precision over a whole update interval (hundreds of iterations in single), its
-// rounding reached the true residual at the next update and cost the base 12% more iterations
+// rounding reached the true residual at the next update and cost the base 11% more iterations
 // (666 against 600 at 32^4, staggered, epsilon 0.6, double-single: 5% less time on an H200,
 // bench/results/2026-11-28-multishift-flush/), for a 1.5-vector pass every 16 iterations. The
 // other shifts' sloppy solutions gain nothing from it: their accuracy is the sloppy Krylov
