@@ -3,7 +3,6 @@
 // zero-momentum meson correlators from it.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <optional>
@@ -142,17 +141,12 @@ qcd::ImprovedStaggeredLinks read_improved_links(const SolveOptions& o, std::stri
   qcd::ImprovedStaggeredLinks links{io::read_gauge(o.fat_links, ro, &fi), io::read_gauge(o.long_links, ro, &li)};
   // Smeared and Naik links are not SU(3): a file that stores two rows of each link (NERSC
   // 4D_SU3_GAUGE) has its third row rebuilt as if they were, which would silently change them.
-  for (const auto* f : {&fi, &li}) {
-    const bool two_rows = f->format == io::GaugeFormat::nersc &&
-                          std::any_of(f->header.begin(), f->header.end(), [](const auto& kv) {
-                            return kv.first == "DATATYPE" && kv.second == "4D_SU3_GAUGE";
-                          });
-    if (two_rows)
-      throw InputError(fmt::format("{} {}: DATATYPE 4D_SU3_GAUGE stores two rows of each link and rebuilds the third "
-                                   "as for an SU(3) matrix, which smeared links are not; write them with all three "
-                                   "rows (4D_SU3_GAUGE_3x3, ILDG, SciDAC or MILC)",
-                                   f == &fi ? "--fat-links" : "--long-links", f->path));
-  }
+  for (const auto* f : {&fi, &li})
+    if (f->stored_rows < 3)
+      throw InputError(fmt::format("{} {}: {} stores two rows of each link and rebuilds the third as for an SU(3) "
+                                   "matrix, which smeared links are not; write them with all three rows "
+                                   "(NERSC 4D_SU3_GAUGE_3x3, ILDG, SciDAC or MILC)",
+                                   f == &fi ? "--fat-links" : "--long-links", f->path, f->format_detail));
   if (fi.dims != li.dims)
     throw InputError(fmt::format("{}: lattice {},{},{},{} differs from the fat links' {},{},{},{} ({})", o.long_links,
                                  li.dims[0], li.dims[1], li.dims[2], li.dims[3], fi.dims[0], fi.dims[1], fi.dims[2],

@@ -122,6 +122,7 @@ GaugePlan nersc_plan(const std::string& head, std::uint64_t file_size, const std
   info.dims = g.global_dims();
   info.precision_bits = enc.precision_bits;
   info.big_endian = enc.big_endian;
+  info.stored_rows = enc.rows;
   info.format_detail = "NERSC " + *dt + " " + floating_point_name(fp.bits, fp.big) +
                        (h.find("FLOATING_POINT") ? "" : " (FLOATING_POINT absent: NERSC default)");
 

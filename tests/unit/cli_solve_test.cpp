@@ -259,7 +259,7 @@ TEST(CliSolve, ImprovedStaggeredFromFatAndLongLinkFiles) {
   two_rows.nersc_two_rows = true;
   io::write_gauge(dir + "/fat2.nersc", links.fat, two_rows);
   EXPECT_EQ(run_command(cmd + op + "--fat-links " + dir + "/fat2.nersc --long-links " + dir + "/long.ildg", out), 1);
-  EXPECT_NE(out.find("--fat-links " + dir + "/fat2.nersc: DATATYPE 4D_SU3_GAUGE stores two rows of each link"),
+  EXPECT_NE(out.find("--fat-links " + dir + "/fat2.nersc: NERSC 4D_SU3_GAUGE IEEE64BIG stores two rows of each link"),
             std::string::npos)
       << out;
 }

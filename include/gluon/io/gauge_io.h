@@ -66,6 +66,7 @@ struct GaugeFileInfo {
   qcd::Coords dims{};
   int precision_bits = 0;
   bool big_endian = true;
+  int stored_rows = 3;  // rows of each link in the file; 2 (NERSC 4D_SU3_GAUGE): the third rebuilt as for SU(3)
   std::vector<std::pair<std::string, std::string>> header;  // key/values or LIME records
   std::optional<double> header_plaquette, header_link_trace;
   std::vector<std::string> checks_passed;
