@@ -414,6 +414,7 @@ struct SolverBenchOptions {
   std::vector<double> ab_delta;  // --ab-delta: these reliable-update deltas, interleaved in one process
   bool kappa_given = false, mass_given = false, csw_given = false;  // on the command line or in the TOML input
   std::vector<double> shifts, shift_tols;  // --solver multishift
+  int multishift_window = 0;               // --solver multishift; 0: SolverParams' default
 };
 
 // --solver multishift without --shifts: 8 shifts spaced by 4 from 0, the span of an RHMC rational
@@ -454,6 +455,9 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   const bool multishift = so.solver == "multishift";
   if (!multishift && (!so.shifts.empty() || !so.shift_tols.empty()))
     throw InputError(fmt::format("bench solver: --shifts and --shift-tols are for --solver multishift, found --solver {}",
+                                 so.solver));
+  if (!multishift && so.multishift_window != 0)
+    throw InputError(fmt::format("bench solver: --multishift-window is for --solver multishift, found --solver {}",
                                  so.solver));
   const std::vector<double> shifts = so.shifts.empty() ? kDefaultShifts : so.shifts;
   if (multishift && !so.shift_tols.empty() && so.shift_tols.size() != shifts.size())
@@ -509,6 +513,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   sp.max_iter = so.max_iter;
   sp.delta = so.delta;
   sp.x_update_batch = so.x_update_batch;
+  if (so.multishift_window != 0) sp.multishift_window = so.multishift_window;
   // One solve: of the chosen solver, or (multishift) every shift at once, whose whole solve is
   // reported (its per-shift results in ms_runs, one per call).
   std::vector<qcd::SpinorField> xs;
@@ -574,6 +579,7 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     j["shift_true_residuals"] = ms.true_residual;
     j["shift_iterations"] = ms.shift_iterations;
     j["shift_refine_iterations"] = ms.refine_iterations;
+    j["multishift_window"] = sp.multishift_window;
   }
   j["reliable_updates"] = r.reliable_updates;
   if (mixed) j["reliable_delta"] = r.reliable_delta;
@@ -700,6 +706,10 @@ void register_bench(CLI::App& app) {
   solver->add_option("--x-update-batch", solve_opts->x_update_batch,
                      "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")
       ->capture_default_str();
+  solver->add_option("--multishift-window", solve_opts->multishift_window,
+                     fmt::format("--solver multishift: iterations whose updates of the non-base shifts are applied "
+                                 "in one pass (1 to 8; default {})",
+                                 qcd::SolverParams{}.multishift_window));
   solver->add_option("--repeat", solve_opts->repeat, "Timed solves after the warm-up; the median one is reported")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

@@ -398,7 +398,7 @@ void bicgstab_step(Slot alpha, Slot omega, Slot beta, SpinorField& p, SpinorFiel
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
-                       const runtime::Exec& ex) {
+                       const runtime::Exec& ex, SpinorField* r_copy) {
   if (shifts.empty()) return;
   detail::Args args = coeffs();
   args.shifts = &shifts;
@@ -411,7 +411,39 @@ void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shi
     detail::prepare("multishift_update", {{"r", &r}, {xi.c_str(), shifts[i].x}, {pi.c_str(), shifts[i].p}},
                     check, ex);
   }
-  run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
+  if (r_copy == nullptr) {
+    run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
+    return;
+  }
+  if (r_copy == &r) throw InputError("blas::multishift_update: r_copy must not be r");
+  run(Op::multishift, "multishift_update", {{"r", &r}, {"r_copy", r_copy}}, args, ex);
+}
+
+void multishift_window(const std::vector<const SpinorField*>& r, const std::vector<ShiftWindow>& shifts,
+                       const runtime::Exec& ex) {
+  const char* k = "multishift_window";
+  if (shifts.empty()) return;
+  if (r.empty() || r.size() > static_cast<std::size_t>(kMaxShiftWindow))
+    throw InputError(std::string("blas::multishift_window: residuals: expected 1 to ") +
+                     std::to_string(kMaxShiftWindow) + ", found " + std::to_string(r.size()));
+  detail::Args args = coeffs();
+  args.windows = &shifts;
+  args.window_residuals = static_cast<int>(r.size());
+  for (std::size_t j = 0; j < r.size(); ++j) {
+    const std::string rj = "r[" + std::to_string(j) + "]";
+    if (r[j] == nullptr) throw InputError("blas::multishift_window: " + rj + " must be set");
+    detail::check_operands(k, {{"r[0]", r[0]}, {rj.c_str(), r[j]}}, ex, true);
+    args.f[j] = const_cast<SpinorField*>(r[j]);
+  }
+  for (std::size_t i = 0; i < shifts.size(); ++i) {
+    if (shifts[i].x == nullptr || shifts[i].p == nullptr)
+      throw InputError("blas::multishift_window: shift " + std::to_string(i) + ": x and p must be set");
+    const std::string xi = "x[" + std::to_string(i) + "]", pi = "p[" + std::to_string(i) + "]";
+    detail::check_operands(k, {{"r[0]", r[0]}, {xi.c_str(), shifts[i].x}, {pi.c_str(), shifts[i].p}}, ex, true);
+  }
+  args.nspin = r[0]->params().nspin;
+  args.sites = r[0]->params().sites();
+  detail::run_local(Op::multishift_window, args, ex);
 }
 
 }  // namespace gluon::qcd::blas

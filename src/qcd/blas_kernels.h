@@ -27,7 +27,7 @@ namespace gluon::qcd::blas::detail {
 
 enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
-  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_step, multishift,
+  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_step, multishift, multishift_window,
   // coefficients from device slots (blas.h, "Device-resident scalars")
   cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_step_slots,
   axpy_sum  // x += sum_i a_i v_i (Args::terms)
@@ -36,9 +36,11 @@ enum class Op {
 using Sums = qcd::detail::DoubleSums<kTsSums>;  // the most any op returns
 
 struct Args {
-  SpinorField* f[6] = {};  // operands, in the order of the functor's members
+  SpinorField* f[8] = {};  // operands, in the order of the functor's members
   complexd a, b, c;
   const std::vector<ShiftUpdate>* shifts = nullptr;
+  const std::vector<ShiftWindow>* windows = nullptr;       // multishift_window; f[0..] its residuals
+  int window_residuals = 0;
   const std::vector<AxpyTerm>* terms = nullptr;  // axpy_sum; cg_step's deferred terms (f[3] = x)
   int nspin = 4;
   std::int64_t sites = 0;
@@ -542,17 +544,20 @@ struct AxpySumK {
 
 inline constexpr int kMaxShiftsPerLaunch = 8;
 
-// For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once)
+// For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once); where
+// copy_r, also r_copy = r.
 template <class Acc>
 struct MultishiftK {
   static constexpr int nred = 0;
   using R = typename Acc::real;
-  Acc r;
+  Acc r, r_copy;
   Acc x[kMaxShiftsPerLaunch], p[kMaxShiftsPerLaunch];
   R alpha[kMaxShiftsPerLaunch], beta[kMaxShiftsPerLaunch], zeta[kMaxShiftsPerLaunch];
   int n;
+  bool copy_r;
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vr = r.load(s);
+    if (copy_r) r_copy.store(s, vr);
     for (int i = 0; i < n; ++i) {
       auto vp = p[i].load(s);
       auto vx = x[i].load(s);
@@ -564,6 +569,43 @@ struct MultishiftK {
       }
       x[i].store(s, vx);
       p[i].store(s, vp);
+    }
+  }
+};
+
+// For shifts i < n, the m iterations of a window (blas::ShiftWindow):
+//   x_i += cx_i p_i + sum_j dx_ij r_j;  p_i = cp_i p_i + sum_j dp_ij r_j  (p_i stored where update_p).
+// Each r_j is loaded once a shift; after the first shift those loads hit in the cache, so memory
+// sees each vector once a window.
+template <class Acc>
+struct MultishiftWindowK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc r[kMaxShiftWindow];
+  Acc x[kMaxShiftsPerLaunch], p[kMaxShiftsPerLaunch];
+  R cx[kMaxShiftsPerLaunch], cp[kMaxShiftsPerLaunch];
+  R dx[kMaxShiftsPerLaunch][kMaxShiftWindow], dp[kMaxShiftsPerLaunch][kMaxShiftWindow];
+  bool update_p[kMaxShiftsPerLaunch];
+  int n, m;
+  GLUON_HD void operator()(std::int64_t s) const {
+    for (int i = 0; i < n; ++i) {
+      auto vp = p[i].load(s);
+      auto vx = x[i].load(s);
+      GLUON_UNROLL_FULL
+      for (int k = 0; k < Acc::nreals; ++k) {
+        spinor_real(vx, k) += cx[i] * spinor_real(vp, k);
+        spinor_real(vp, k) *= cp[i];
+      }
+      for (int j = 0; j < m; ++j) {
+        const auto vr = r[j].load(s);
+        GLUON_UNROLL_FULL
+        for (int k = 0; k < Acc::nreals; ++k) {
+          spinor_real(vx, k) += dx[i][j] * spinor_real(vr, k);
+          spinor_real(vp, k) += dp[i][j] * spinor_real(vr, k);
+        }
+      }
+      x[i].store(s, vx);
+      if (update_p[i]) p[i].store(s, vp);
     }
   }
 };
@@ -592,7 +634,8 @@ constexpr bool pairing_free(Op op) {
   switch (op) {
     case Op::zero: case Op::scale: case Op::axpy: case Op::xpay: case Op::axpby: case Op::norm2:
     case Op::re_dot: case Op::axpy_norm2: case Op::xmy_norm2: case Op::cg_update: case Op::axpy_zpbx:
-    case Op::multishift: case Op::cg_residual: case Op::cg_step: case Op::axpy_sum:
+    case Op::multishift: case Op::multishift_window: case Op::cg_residual: case Op::cg_step:
+    case Op::axpy_sum:
       return true;
     default:
       return false;
@@ -611,6 +654,9 @@ inline bool flat_view(Op op, const Args& a, bool half) {
     if (!tiled(f)) return false;
   if (op == Op::multishift)
     for (const ShiftUpdate& u : *a.shifts)
+      if (!tiled(u.x) || !tiled(u.p)) return false;
+  if (op == Op::multishift_window)
+    for (const ShiftWindow& u : *a.windows)
       if (!tiled(u.x) || !tiled(u.p)) return false;
   if (a.terms != nullptr)
     for (const AxpyTerm& t : *a.terms)
@@ -718,6 +764,8 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
         MultishiftK<Acc> k{};
         k.r = acc(0);
+        k.copy_r = first == 0 && a.f[1] != nullptr;
+        k.r_copy = k.copy_r ? acc(1) : k.r;
         k.n = 0;
         for (std::size_t i = first; i < sh.size() && k.n < kMaxShiftsPerLaunch; ++i, ++k.n) {
           k.x[k.n] = view(*sh[i].x);
@@ -727,6 +775,29 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
           k.zeta[k.n] = static_cast<R>(sh[i].zeta);
         }
         launch(ex, "blas_multishift_update", n, k, a);
+      }
+      return Sums{};
+    }
+    case Op::multishift_window: {
+      const auto& sh = *a.windows;
+      for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
+        MultishiftWindowK<Acc> k{};
+        k.m = a.window_residuals;
+        for (int j = 0; j < k.m; ++j) k.r[j] = acc(j);
+        k.n = 0;
+        for (std::size_t i = first; i < sh.size() && k.n < kMaxShiftsPerLaunch; ++i, ++k.n) {
+          const ShiftWindow& w = sh[i];
+          k.x[k.n] = view(*w.x);
+          k.p[k.n] = view(*w.p);
+          k.cx[k.n] = static_cast<R>(w.cx);
+          k.cp[k.n] = static_cast<R>(w.cp);
+          for (int j = 0; j < k.m; ++j) {
+            k.dx[k.n][j] = static_cast<R>(w.dx[j]);
+            k.dp[k.n][j] = static_cast<R>(w.dp[j]);
+          }
+          k.update_p[k.n] = w.update_p;
+        }
+        launch(ex, "blas_multishift_window", n, k, a);
       }
       return Sums{};
     }
@@ -744,6 +815,9 @@ inline bool all_blocked(Op op, const Args& a) {
     if (!blocked(f)) return false;
   if (op == Op::multishift)
     for (const ShiftUpdate& u : *a.shifts)
+      if (!blocked(u.x) || !blocked(u.p)) return false;
+  if (op == Op::multishift_window)
+    for (const ShiftWindow& u : *a.windows)
       if (!blocked(u.x) || !blocked(u.p)) return false;
   if (a.terms != nullptr)
     for (const AxpyTerm& t : *a.terms)

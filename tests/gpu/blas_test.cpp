@@ -33,6 +33,7 @@ double tol(Precision p) { return p == Precision::double_ ? 1e-13 : p == Precisio
 double rel_diff(const SpinorField& a, const SpinorField& b) {
   SpinorFieldParams c;
   c.geometry = kGeom;
+  c.nspin = a.params().nspin;
   const auto cpu = runtime::cpu_exec();
   SpinorField ac = converted(a, c, cpu), bc = converted(b, c, cpu);
   const double nb = std::sqrt(blas::norm2(bc, cpu));
@@ -97,6 +98,65 @@ TEST(BlasGpu, KernelsMatchCpu) {
     SpinorField dd(params(Precision::double_, runtime::MemSpace::device));
     blas::copy(dd, d[1], gpu);
     near(blas::norm2(dd, gpu), blas::norm2(h[1], cpu));
+  }
+}
+
+// Multi-shift CG's windowed update on the GPU (the kernel the solver runs by default), with the
+// most residuals one window takes and more shifts than one launch, for 4-spin and staggered
+// fields; and the base shift's update with its copy of r.
+TEST(BlasGpu, MultishiftWindowMatchesCpu) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  for (int nspin : {4, 1}) {
+    for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+      SCOPED_TRACE(to_string(prec) + " nspin " + std::to_string(nspin));
+      const int m = blas::kMaxShiftWindow, n = 10;
+      std::vector<SpinorField> h, d;
+      SpinorFieldParams c;
+      c.geometry = kGeom;
+      c.nspin = nspin;
+      for (int k = 0; k < m + 2 * n + 2; ++k) {
+        SpinorField f(c);
+        fill_gaussian(f, 400 + k, 0, cpu);
+        SpinorFieldParams ph = params(prec, runtime::MemSpace::host), pd = params(prec, runtime::MemSpace::device);
+        ph.nspin = pd.nspin = nspin;
+        h.push_back(converted(f, ph, cpu));
+        d.push_back(converted(f, pd, gpu));
+      }
+      std::vector<const SpinorField*> rh, rd;
+      for (int j = 0; j < m; ++j) {
+        rh.push_back(&h[j]);
+        rd.push_back(&d[j]);
+      }
+      std::vector<blas::ShiftWindow> wh(n), wd(n);
+      for (int i = 0; i < n; ++i) {
+        blas::ShiftWindow w;
+        w.cx = 0.2 + 0.1 * i;
+        w.cp = 0.8 - 0.03 * i;
+        for (int j = 0; j < m; ++j) {
+          w.dx[j] = 0.05 * (j + 1) - 0.01 * i;
+          w.dp[j] = 0.5 / (1 + i + j);
+        }
+        w.update_p = i != 3;
+        wh[i] = wd[i] = w;
+        wh[i].x = &h[m + i];
+        wh[i].p = &h[m + n + i];
+        wd[i].x = &d[m + i];
+        wd[i].p = &d[m + n + i];
+      }
+      blas::multishift_window(rd, wd, gpu);
+      blas::multishift_window(rh, wh, cpu);
+      const double t = tol(prec);
+      for (int k = m; k < m + 2 * n; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
+      std::vector<blas::ShiftUpdate> ug{{&d[m], &d[m + n], 0.3, 0.6, 1.0}}, uc{{&h[m], &h[m + n], 0.3, 0.6, 1.0}};
+      const int last = m + 2 * n + 1;
+      blas::multishift_update(d[last - 1], ug, gpu, &d[last]);
+      blas::multishift_update(h[last - 1], uc, cpu, &h[last]);
+      EXPECT_LT(rel_diff(d[last], h[last - 1]), t);
+      EXPECT_LT(rel_diff(d[m], h[m]), t);
+      EXPECT_LT(rel_diff(d[m + n], h[m + n]), t);
+    }
   }
 }
 

@@ -287,7 +287,8 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
   const std::string base = gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --iterations 3 --warmup 1"
                                             " --tol 1e-10 --repeat 3 --json --solver multishift";
   for (const std::string args : {"--operator staggered", "--operator staggered --sloppy-precision half --recon 12",
-                                 "--operator wilson --shifts 0.02,0.3,4 --shift-tols 1e-10,1e-8,1e-6"}) {
+                                 "--operator wilson --shifts 0.02,0.3,4 --shift-tols 1e-10,1e-8,1e-6",
+                                 "--operator staggered --multishift-window 1"}) {
     SCOPED_TRACE(args);
     std::string out;
     ASSERT_EQ(run_command(base + " " + args, out), 0) << out;
@@ -306,6 +307,7 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
     EXPECT_GT(j["iterations"].get<int>(), 0);
     EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);
     EXPECT_EQ(j["seconds_all"].size(), 3u);
+    EXPECT_EQ(j["multishift_window"], args.find("--multishift-window 1") != std::string::npos ? 1 : 8);
   }
   std::string out;
   EXPECT_NE(run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --solver cg --operator staggered"
@@ -315,6 +317,13 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
   EXPECT_NE(out.find("--shifts and --shift-tols are for --solver multishift, found --solver cg"), std::string::npos) << out;
   EXPECT_NE(run_command(base + " --operator staggered --shifts 0.1,0.2 --shift-tols 1e-8", out), 0);
   EXPECT_NE(out.find("--shift-tols: expected one per shift (2), found 1"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --solver cg --operator staggered"
+                                         " --multishift-window 4",
+                        out),
+            0);
+  EXPECT_NE(out.find("--multishift-window is for --solver multishift, found --solver cg"), std::string::npos) << out;
+  EXPECT_NE(run_command(base + " --operator staggered --multishift-window 9", out), 0);
+  EXPECT_NE(out.find("multishift_window: expected 1 to 8, found 9"), std::string::npos) << out;
 }
 
 TEST(BenchTraffic, MinimumTrafficPerSiteMatchesTheStatedFormula) {

@@ -579,6 +579,67 @@ TEST(Blas, MultishiftUpdateOverMoreShiftsThanOneLaunch) {
   }
 }
 
+// multishift_window: x_i += cx_i p_i + sum_j dx_ij r_j, p_i = cp_i p_i + sum_j dp_ij r_j over more
+// shifts than one launch takes, p_i left alone where update_p is false; and multishift_update's
+// copy of r, made in the same pass.
+TEST(Blas, MultishiftWindowAppliesItsCoefficients) {
+  for (const Case& s : setups()) {
+    SCOPED_TRACE(s.name());
+    const int n = 11, m = 5;
+    std::vector<SpinorField> rs, xs, ps;
+    std::vector<Reals> rr, rx, rp;
+    for (int j = 0; j < m; ++j) {
+      rs.push_back(make(s, 300 + j));
+      rr.push_back(reals(rs.back()));
+    }
+    for (int i = 0; i < n; ++i) {
+      xs.push_back(make(s, 100 + i));
+      ps.push_back(make(s, 200 + i));
+      rx.push_back(reals(xs.back()));
+      rp.push_back(reals(ps.back()));
+    }
+    std::vector<blas::ShiftWindow> w(n);
+    std::vector<const SpinorField*> rptr;
+    for (const SpinorField& f : rs) rptr.push_back(&f);
+    for (int i = 0; i < n; ++i) {
+      w[i].x = &xs[i];
+      w[i].p = &ps[i];
+      w[i].cx = 0.1 * (i + 1);
+      w[i].cp = 0.9 - 0.05 * i;
+      for (int j = 0; j < m; ++j) {
+        w[i].dx[j] = 0.01 * (j + 1) * (i % 3 == 0 ? -1 : 1);
+        w[i].dp[j] = 1.0 / (1 + i + j);
+      }
+      w[i].update_p = i != 4;
+    }
+    blas::multishift_window(rptr, w, kCpu);
+    for (int i = 0; i < n; ++i) {
+      SCOPED_TRACE(i);
+      Reals wx(rx[i].size()), wp(rx[i].size());
+      for (std::size_t k = 0; k < wx.size(); ++k) {
+        wx[k] = rx[i][k] + w[i].cx * rp[i][k];
+        wp[k] = w[i].cp * rp[i][k];
+        for (int j = 0; j < m; ++j) {
+          wx[k] += w[i].dx[j] * rr[j][k];
+          wp[k] += w[i].dp[j] * rr[j][k];
+        }
+      }
+      EXPECT_LT(rel_diff(reals(xs[i]), wx, nrm(wx)), 2 * tol(s.prec));
+      if (w[i].update_p) {
+        EXPECT_LT(rel_diff(reals(ps[i]), wp, nrm(wp)), 2 * tol(s.prec));
+      } else {
+        EXPECT_EQ(reals(ps[i]), rp[i]);
+      }
+    }
+    for (int j = 0; j < m; ++j) EXPECT_EQ(reals(rs[j]), rr[j]);
+
+    SpinorField r = make(s, 30), copy = make(s, 31), x = make(s, 32), pv = make(s, 33);
+    std::vector<blas::ShiftUpdate> up{{&x, &pv, 0.5, 0.25, 1.0}};
+    blas::multishift_update(r, up, kCpu, &copy);
+    EXPECT_EQ(reals(copy), reals(r));
+  }
+}
+
 TEST(Blas, CopyChangesPrecisionAndLayout) {
   const Case d{Precision::double_, 4, FieldOrder::site_major, SiteSubset::full};
   SpinorField x = make(d, 40);
@@ -631,6 +692,18 @@ TEST(Blas, OperandMismatchesAreInputErrors) {
   EXPECT_THROW(blas::multishift_update(x, up, kCpu), InputError);
   std::vector<blas::ShiftUpdate> bad{{&x, nullptr, 1, 1, 1}};
   EXPECT_THROW(blas::multishift_update(x, bad, kCpu), InputError);
+  SpinorField y = make(d, 54);
+  std::vector<blas::ShiftUpdate> one{{&y, &y, 1, 1, 1}};
+  EXPECT_THROW(blas::multishift_update(x, one, kCpu, &x), InputError);
+  std::vector<blas::ShiftWindow> win(1);
+  win[0].x = &y;
+  win[0].p = &xs;
+  EXPECT_THROW(blas::multishift_window({&x}, win, kCpu), InputError);
+  win[0].p = &y;
+  EXPECT_THROW(blas::multishift_window({}, win, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_window(std::vector<const SpinorField*>(blas::kMaxShiftWindow + 1, &x), win, kCpu),
+               InputError);
+  EXPECT_THROW(blas::multishift_window({&x, &xe}, win, kCpu), InputError);
   if (!runtime::cuda_available()) EXPECT_THROW(blas::norm2(x, runtime::Exec{runtime::Backend::cuda, 0, nullptr}), Error);
 }
 

@@ -227,6 +227,65 @@ TEST(Solver, MultiShiftMatchesSingleShiftSolves) {
   EXPECT_EQ(r.shift_iterations[1], *std::max_element(r.shift_iterations.begin(), r.shift_iterations.end()));
 }
 
+// Multi-shift CG's windowed shift updates (SolverParams::multishift_window) record the non-base
+// shifts' updates as coefficients and apply them a window at a time. The base shift's recurrence
+// is not touched: in double the residual history and every shift's iteration count are the same
+// to the last bit for every window, and the solutions differ by rounding, also when the iteration
+// limit stops the solve with a window part-recorded. Mixed precision: every shift still meets
+// its tolerance.
+TEST(Solver, MultiShiftWindowKeepsTheIterationAndTheSolutions) {
+  TestDirac op(kGeom, 16, nonhermitian(), Precision::double_, kCpu);
+  SpinorField b = source(op);
+  const std::vector<double> shifts{0.3, 0.02, 1.5, 0.1, 0.7};
+  SolverParams p;
+  p.tol = 1e-10;
+  p.multishift_window = 1;
+  std::vector<SpinorField> x1;
+  const MultiShiftResult r1 = multishift_cg(op, x1, b, shifts, {}, p);
+  ASSERT_TRUE(r1.converged);
+  for (int w : {2, 3, blas::kMaxShiftWindow}) {
+    SCOPED_TRACE(w);
+    p.multishift_window = w;
+    std::vector<SpinorField> x;
+    const MultiShiftResult r = multishift_cg(op, x, b, shifts, {}, p);
+    EXPECT_TRUE(r.converged);
+    EXPECT_EQ(r.total.history, r1.total.history);
+    EXPECT_EQ(r.shift_iterations, r1.shift_iterations);
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      EXPECT_LT(rel_distance(x[i], x1[i]), 1e-12) << i;
+      EXPECT_LE(r.true_residual[i], 1e-10) << i;
+    }
+  }
+  // Stopped by max_iter (7 iterations: a window of 3 part-recorded, one of 8 never full).
+  p.max_iter = 7;
+  p.throw_on_failure = false;
+  p.multishift_window = 1;
+  const MultiShiftResult s1 = multishift_cg(op, x1, b, shifts, {}, p);
+  ASSERT_FALSE(s1.converged);
+  for (int w : {3, 8}) {
+    p.multishift_window = w;
+    std::vector<SpinorField> x;
+    const MultiShiftResult s = multishift_cg(op, x, b, shifts, {}, p);
+    EXPECT_FALSE(s.converged);
+    for (std::size_t i = 0; i < shifts.size(); ++i) EXPECT_LT(rel_distance(x[i], x1[i]), 1e-13) << w << " " << i;
+  }
+  for (Precision sp : {Precision::single, Precision::half}) {
+    SCOPED_TRACE(to_string(sp));
+    TestOperatorOptions so = nonhermitian();
+    so.float_coefficients = true;
+    TestDirac sloppy(kGeom, 16, so, sp, kCpu);
+    SolverParams q;
+    q.tol = 1e-10;
+    std::vector<SpinorField> x;
+    const MultiShiftResult r = multishift_cg(op, x, b, shifts, {}, q, &sloppy);
+    ASSERT_TRUE(r.converged);
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      EXPECT_LE(r.true_residual[i], 1e-10) << i;
+      EXPECT_LE(residual(op, x[i], b, true, shifts[i]), 1.5e-10) << i;
+    }
+  }
+}
+
 // The batched solution update (SolverParams::x_update_batch) defers x += alpha p but leaves the
 // residual and direction recurrences alone: in double the residual history is the same to the
 // last bit for every batch, and so is the iteration count; the solutions differ by rounding. The
@@ -522,6 +581,18 @@ TEST(SolverInput, BadArgumentsAreInputErrors) {
   }
   p.x_update_batch = 4;
   std::vector<SpinorField> xv;
+  for (int bad : {0, blas::kMaxShiftWindow + 1}) {
+    p.multishift_window = bad;
+    try {
+      multishift_cg(op, xv, b, {0.1, 0.2}, {}, p);
+      ADD_FAILURE() << "no error for multishift_window " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("multishift_window: expected 1 to 8, found " + std::to_string(bad)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  p.multishift_window = 8;
   EXPECT_THROW(multishift_cg(op, xv, b, {}, {}, p), InputError);
   EXPECT_THROW(multishift_cg(op, xv, b, {0.1, 0.2}, {1e-8}, p), InputError);
   TestDirac other(Geometry({4, 4, 4, 6}), 1, nonhermitian(), Precision::single, kCpu);

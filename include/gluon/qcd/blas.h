@@ -38,6 +38,10 @@
 //                                one iteration in one pass)
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
+//   multishift_window(r_0..r_m-1, shifts)
+//                                m iterations of those updates in one pass, given as coefficients
+//                                of the iterations' residuals (ShiftWindow): each x_i and p_i is
+//                                read and written once a window instead of once an iteration
 //   axpy_sum(terms, x)           x += sum_i a_i v_i over the terms {v_i, a_i} (x is read and written
 //                                once per kMaxAxpyTerms terms; CG's deferred solution update)
 //
@@ -131,7 +135,22 @@ struct ShiftUpdate {
   SpinorField* p;
   double alpha, beta, zeta;
 };
+// r_copy (optional, not r): also r_copy = r, in the same pass (multi-shift CG's residual history).
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
+                       const runtime::Exec& ex, SpinorField* r_copy = nullptr);
+
+// One shift of multishift_window: the updates of up to kMaxShiftWindow iterations in one pass,
+// written in the residuals r_j of those iterations (oldest first):
+//   x += cx p + sum_j dx[j] r_j;   p = cp p + sum_j dp[j] r_j   (p only where update_p).
+inline constexpr int kMaxShiftWindow = 8;
+struct ShiftWindow {
+  SpinorField* x = nullptr;
+  SpinorField* p = nullptr;
+  double cx = 0.0, cp = 1.0;
+  double dx[kMaxShiftWindow] = {}, dp[kMaxShiftWindow] = {};
+  bool update_p = true;
+};
+void multishift_window(const std::vector<const SpinorField*>& r, const std::vector<ShiftWindow>& shifts,
                        const runtime::Exec& ex);
 
 // One term of a deferred solution update, x += a v (axpy_sum, cg_step_batched).

@@ -97,18 +97,56 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         P.emplace_back(sp);
       }
       for (std::size_t i = 0; i < n; ++i) X[i] = mixed ? &xs_store[i] : &x[i];
-      SpinorField r(sp), Ap(sp);
-      blas::copy(r, b, exs);
-      double r2 = blas::norm2(r, exs);
+      // The residual r lives in rbuf[work]. Windowed (SolverParams::multishift_window = W > 1),
+      // each iteration's base update also copies r into a free buffer, which becomes the working
+      // residual, and the iterated residual stays behind as one of the window's (win, oldest
+      // first): W + 1 buffers. The other shifts' updates are only recorded, as coefficients of
+      // their p_i at the window's start and of the window's residuals (pend), and applied by one
+      // blas::multishift_window pass when W iterations are recorded, before a reliable update and
+      // at the end. That pass reads and writes each x_i and p_i once a window instead of once an
+      // iteration: with 8 shifts, 33 vectors an iteration became 6 + 36 / W. On a failure the
+      // recorded updates of the window are not applied.
+      const int W = n > 1 ? p.multishift_window : 1;
+      const bool windowed = W > 1;
+      std::vector<SpinorField> rbuf;
+      for (int j = 0; j < (windowed ? W + 1 : 1); ++j) rbuf.emplace_back(sp);
+      int work = 0;
+      SpinorField* r = &rbuf[0];
+      SpinorField Ap(sp);
+      blas::copy(*r, b, exs);
+      double r2 = blas::norm2(*r, exs);
       for (std::size_t i = 0; i < n; ++i) {
         blas::zero(*X[i], exs);
         if (mixed) blas::zero(x[i], ex);
-        blas::copy(P[i], r, exs);
+        blas::copy(P[i], *r, exs);
       }
+      std::vector<int> win;
+      std::vector<blas::ShiftWindow> pend(n);
+      std::vector<bool> recorded(n, false);
+      std::vector<bool> active(n, true);
+      auto flush_window = [&](bool more) {
+        if (win.empty()) return;
+        std::vector<const SpinorField*> rs;
+        for (int j : win) rs.push_back(&rbuf[static_cast<std::size_t>(j)]);
+        std::vector<blas::ShiftWindow> ws;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (!recorded[i]) continue;
+          blas::ShiftWindow w = pend[i];
+          w.x = X[i];
+          w.p = &P[i];
+          w.update_p = more && active[i];
+          ws.push_back(w);
+          pend[i] = blas::ShiftWindow{};
+          recorded[i] = false;
+        }
+        blas::multishift_window(rs, ws, exs);
+        win.clear();
+      };
       // Mixed: x_i += the sloppy X_i (then zeroed), for the shifts updated since the last flush.
       SpinorField outer(vp);
       std::vector<bool> dirty(n, false);
       auto flush = [&] {
+        flush_window(true);
         if (!mixed) return;  // X_i is x_i itself
         for (std::size_t i = 0; i < n; ++i) {
           if (!dirty[i]) continue;
@@ -119,7 +157,6 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       const LinearOp Abase = solvers::detail::make_op(op, Form::normal, shifts[base]);
       double rmax = std::sqrt(r2);
       std::vector<double> zeta(n, 1.0), zeta_old(n, 1.0);
-      std::vector<bool> active(n, true);
       double alpha_old = 1.0, beta_old = 0.0;
       std::vector<blas::ShiftUpdate> updates;
       // The base system's step as CG takes it (LinearOp::apply_residual): p^dagger A p, alpha and
@@ -132,7 +169,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       slots.set(cur, r2);
       const blas::Slot pAp_slot{&slots, 2};
       while (std::any_of(active.begin(), active.end(), [](bool a) { return a; }) && !m.out_of_iterations()) {
-        As.apply_residual(Ap, P[base], r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
+        As.apply_residual(Ap, P[base], *r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
         slots.record();
         slots.wait();
         const double pAp = slots.host(2), r2_new = slots.host(1 - cur);
@@ -158,12 +195,34 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             ai = alpha * zn / zeta[i];
             bi = beta * (zn / zeta[i]) * (zn / zeta[i]);
           }
-          updates.push_back({X[i], &P[i], ai, bi, zn});
+          if (!windowed || i == base) {
+            updates.push_back({X[i], &P[i], ai, bi, zn});
+          } else {
+            // x_i += ai p_i, then p_i = zn r + bi p_i, with p_i = cp p_i(start) + sum_j dp_j r_j
+            // and r the window's residual j = win.size().
+            blas::ShiftWindow& w = pend[i];
+            const std::size_t k = win.size();
+            w.cx += ai * w.cp;
+            for (std::size_t j = 0; j < k; ++j) w.dx[j] += ai * w.dp[j];
+            w.cp *= bi;
+            for (std::size_t j = 0; j < k; ++j) w.dp[j] *= bi;
+            w.dp[k] = zn;
+            recorded[i] = true;
+          }
           dirty[i] = true;
           zeta_old[i] = zeta[i];
           zeta[i] = zn;
         }
-        blas::multishift_update(r, updates, exs);
+        if (windowed) {
+          int next = 0;
+          while (next == work || std::find(win.begin(), win.end(), next) != win.end()) ++next;
+          blas::multishift_update(*r, updates, exs, &rbuf[static_cast<std::size_t>(next)]);
+          win.push_back(work);
+          work = next;
+          r = &rbuf[static_cast<std::size_t>(work)];
+        } else {
+          blas::multishift_update(*r, updates, exs);
+        }
         if (mixed && (res.iterations + 1) % kBaseFlushIterations == 0) {
           blas::accumulate(x[base], *X[base], ex);
           dirty[base] = false;
@@ -178,13 +237,14 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             active[i] = false;
             out.shift_iterations[i] = res.iterations;
           }
+        if (static_cast<int>(win.size()) == W) flush_window(true);
         rmax = std::max(rmax, std::sqrt(r2));
         const bool more = std::any_of(active.begin(), active.end(), [](bool a) { return a; });
         if (mixed && more && std::sqrt(r2) < delta * rmax) {  // reliable update of the base shift
           flush();
           Abase.apply(outer, x[base]);
           // outer = b - (A + sigma_min) x_min, and r = outer in the sloppy precision
-          const double t2 = blas::xmy_norm2_copy(b, outer, r, ex);
+          const double t2 = blas::xmy_norm2_copy(b, outer, *r, ex);
           m.flops(Abase.flops + 3.0 * nrs);
           m.finite("true |r|^2", t2);
           ++res.reliable_updates;
@@ -197,6 +257,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         if (active[i]) out.shift_iterations[i] = res.iterations;
       // True residual per shift in the outer precision; refine those above their tolerance.
       SpinorField tmp(vp);
+      flush_window(false);
       flush();
       for (std::size_t i = 0; i < n; ++i) {
         const LinearOp Ai = solvers::detail::make_op(op, Form::normal, shifts[i]);

@@ -110,6 +110,9 @@ Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result
   if (p.x_update_batch < 1 || p.x_update_batch > blas::kMaxAxpyTerms)
     throw InputError(solver_ + ": x_update_batch: expected 1 to " + std::to_string(blas::kMaxAxpyTerms) +
                      ", found " + std::to_string(p.x_update_batch));
+  if (p.multishift_window < 1 || p.multishift_window > blas::kMaxShiftWindow)
+    throw InputError(solver_ + ": multishift_window: expected 1 to " + std::to_string(blas::kMaxShiftWindow) +
+                     ", found " + std::to_string(p.multishift_window));
   if (p.verbose && p.log_every <= 0)
     throw InputError(solver_ + ": log_every: expected > 0, found " + std::to_string(p.log_every));
   result_.solver = solver_;

@@ -6,7 +6,8 @@
 //                  update threshold of mixed-precision solves; 0 picks it by the sloppy
 //                  precision, reliable_delta()), verbose/log_every (a log line
 //                  every log_every iterations), use_initial_guess, throw_on_failure,
-//                  x_update_batch (CG's batched solution update).
+//                  x_update_batch (CG's batched solution update), multishift_window (multi-shift
+//                  CG's windowed shift updates).
 //   SolverResult   converged, iterations, true_residual (relative, recomputed at the end in the
 //                  outer precision with the precise operator), seconds, flops and gflops,
 //                  history (the iterated relative residual after every iteration, so
@@ -84,6 +85,11 @@ struct SolverParams {
   // step streams 3 vectors instead of 5, for x_update_batch extra vectors of memory. 1 updates
   // x every iteration, with no extra vector; at most blas::kMaxAxpyTerms.
   int x_update_batch = 4;
+  // Multi-shift CG: the updates x_i += alpha_i p_i, p_i = zeta_i r + beta_i p_i of the shifts other
+  // than the base one are applied this many iterations at a time, in one pass that reads each x_i
+  // and p_i once and the window's residuals, kept in their own vectors (that many extra vectors).
+  // 1 updates every shift every iteration; at most blas::kMaxShiftWindow.
+  int multishift_window = 8;
 };
 
 struct SolverResult {
