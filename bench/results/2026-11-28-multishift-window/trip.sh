@@ -16,7 +16,8 @@ R=$OUT/r; mkdir -p $R
 export GLUON_TUNE_CACHE=$R/tunecache.json
 row() {  # operator eps sloppy window round
   local j=$R/$1-eps$2-$3-w$4-$5.json
-  timeout 60 $B/gluon bench solver --solver multishift --operator $1 --mass 0.05 --kappa 0.12 --epsilon $2 \
+  local par=(--mass 0.05); [[ $1 == wilson ]] && par=(--kappa 0.12)
+  timeout 60 $B/gluon bench solver --solver multishift --operator $1 "${par[@]}" --epsilon $2 \
     --precision double --sloppy-precision $3 --recon 12 --lattice 32,32,32,32 --repeat 3 \
     --multishift-window $4 --json > $j 2>>$R/bench.log
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('round %s %-18s eps %-4s %-7s w%s %5d it  %.4f s  %.3f of op  refine %s  res %.1e' % ('$5', '$1', '$2', '$3', '$4', d['iterations'], d['seconds'], d['fraction_of_operator'], d['shift_refine_iterations'], d['true_residual']))" $j | tee -a $OUT/sum.txt
