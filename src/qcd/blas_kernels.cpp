@@ -398,7 +398,7 @@ void bicgstab_step(Slot alpha, Slot omega, Slot beta, SpinorField& p, SpinorFiel
 }
 
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
-                       const runtime::Exec& ex, SpinorField* r_copy) {
+                       const runtime::Exec& ex) {
   if (shifts.empty()) return;
   detail::Args args = coeffs();
   args.shifts = &shifts;
@@ -411,12 +411,22 @@ void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shi
     detail::prepare("multishift_update", {{"r", &r}, {xi.c_str(), shifts[i].x}, {pi.c_str(), shifts[i].p}},
                     check, ex);
   }
-  if (r_copy == nullptr) {
-    run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
-    return;
-  }
-  if (r_copy == &r) throw InputError("blas::multishift_update: r_copy must not be r");
-  run(Op::multishift, "multishift_update", {{"r", &r}, {"r_copy", r_copy}}, args, ex);
+  run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
+}
+
+void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, SpinorField& r_copy,
+                          SpinorField* p_save, const runtime::Exec& ex) {
+  const char* k = "multishift_base_step";
+  const SpinorField* distinct[] = {&r, &p, &r_copy, p_save};
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j)
+      if (distinct[i] != nullptr && distinct[i] == distinct[j])
+        throw InputError("blas::multishift_base_step: r, p, r_copy and p_save must be four fields");
+  detail::Args args = coeffs({beta, 0.0});
+  if (p_save == nullptr)
+    run(Op::multishift_base, k, {{"r", &r}, {"p", &p}, {"r_copy", &r_copy}}, args, ex);
+  else
+    run(Op::multishift_base, k, {{"r", &r}, {"p", &p}, {"r_copy", &r_copy}, {"p_save", p_save}}, args, ex);
 }
 
 void multishift_window(const std::vector<const SpinorField*>& r, const std::vector<ShiftWindow>& shifts,

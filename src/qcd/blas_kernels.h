@@ -27,7 +27,7 @@ namespace gluon::qcd::blas::detail {
 
 enum class Op {
   zero, scale, axpy, xpay, axpby, caxpy, caxpby, norm2, cdot, re_dot, axpy_norm2, caxpy_norm2,
-  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_step, multishift, multishift_window,
+  xmy_norm2, cg_update, axpy_zpbx, cdot_norm2, bicgstab_step, multishift, multishift_base, multishift_window,
   // coefficients from device slots (blas.h, "Device-resident scalars")
   cg_residual, cg_step, bicgstab_r0v, bicgstab_s, bicgstab_ts, bicgstab_step_slots,
   axpy_sum  // x += sum_i a_i v_i (Args::terms)
@@ -544,20 +544,17 @@ struct AxpySumK {
 
 inline constexpr int kMaxShiftsPerLaunch = 8;
 
-// For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once); where
-// copy_r, also r_copy = r.
+// For shifts k < n: x_k += alpha_k p_k; p_k = zeta_k r + beta_k p_k (r loaded once)
 template <class Acc>
 struct MultishiftK {
   static constexpr int nred = 0;
   using R = typename Acc::real;
-  Acc r, r_copy;
+  Acc r;
   Acc x[kMaxShiftsPerLaunch], p[kMaxShiftsPerLaunch];
   R alpha[kMaxShiftsPerLaunch], beta[kMaxShiftsPerLaunch], zeta[kMaxShiftsPerLaunch];
   int n;
-  bool copy_r;
   GLUON_HD void operator()(std::int64_t s) const {
     const auto vr = r.load(s);
-    if (copy_r) r_copy.store(s, vr);
     for (int i = 0; i < n; ++i) {
       auto vp = p[i].load(s);
       auto vx = x[i].load(s);
@@ -570,6 +567,25 @@ struct MultishiftK {
       x[i].store(s, vx);
       p[i].store(s, vp);
     }
+  }
+};
+
+// Multi-shift CG's windowed base step: p_save = p (where save_p), p = r + beta p, r_copy = r.
+template <class Acc>
+struct MultishiftBaseK {
+  static constexpr int nred = 0;
+  using R = typename Acc::real;
+  Acc r, p, r_copy, p_save;
+  R beta;
+  bool save_p;
+  GLUON_HD void operator()(std::int64_t s) const {
+    const auto vr = r.load(s);
+    auto vp = p.load(s);
+    if (save_p) p_save.store(s, vp);
+    r_copy.store(s, vr);
+    GLUON_UNROLL_FULL
+    for (int k = 0; k < Acc::nreals; ++k) spinor_real(vp, k) = spinor_real(vr, k) + beta * spinor_real(vp, k);
+    p.store(s, vp);
   }
 };
 
@@ -634,7 +650,7 @@ constexpr bool pairing_free(Op op) {
   switch (op) {
     case Op::zero: case Op::scale: case Op::axpy: case Op::xpay: case Op::axpby: case Op::norm2:
     case Op::re_dot: case Op::axpy_norm2: case Op::xmy_norm2: case Op::cg_update: case Op::axpy_zpbx:
-    case Op::multishift: case Op::multishift_window: case Op::cg_residual: case Op::cg_step:
+    case Op::multishift: case Op::multishift_base: case Op::multishift_window: case Op::cg_residual: case Op::cg_step:
     case Op::axpy_sum:
       return true;
     default:
@@ -764,8 +780,6 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       for (std::size_t first = 0; first < sh.size(); first += kMaxShiftsPerLaunch) {
         MultishiftK<Acc> k{};
         k.r = acc(0);
-        k.copy_r = first == 0 && a.f[1] != nullptr;
-        k.r_copy = k.copy_r ? acc(1) : k.r;
         k.n = 0;
         for (std::size_t i = first; i < sh.size() && k.n < kMaxShiftsPerLaunch; ++i, ++k.n) {
           k.x[k.n] = view(*sh[i].x);
@@ -777,6 +791,12 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
         launch(ex, "blas_multishift_update", n, k, a);
       }
       return Sums{};
+    }
+    case Op::multishift_base: {
+      // f: r, p, r_copy, p_save (null: no save)
+      const bool save = a.f[3] != nullptr;
+      return launch_op("blas_multishift_base", n,
+                       MultishiftBaseK<Acc>{acc(0), acc(1), acc(2), save ? acc(3) : acc(1), ra, save});
     }
     case Op::multishift_window: {
       const auto& sh = *a.windows;

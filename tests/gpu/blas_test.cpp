@@ -103,7 +103,7 @@ TEST(BlasGpu, KernelsMatchCpu) {
 
 // Multi-shift CG's windowed update on the GPU (the kernel the solver runs by default), with the
 // most residuals one window takes and more shifts than one launch, for 4-spin and staggered
-// fields; and the base shift's update with its copy of r.
+// fields; and the windowed base step (p saved, p = r + beta p, r copied).
 TEST(BlasGpu, MultishiftWindowMatchesCpu) {
   GLUON_REQUIRE_GPU();
   const auto cpu = runtime::cpu_exec();
@@ -149,13 +149,13 @@ TEST(BlasGpu, MultishiftWindowMatchesCpu) {
       blas::multishift_window(rh, wh, cpu);
       const double t = tol(prec);
       for (int k = m; k < m + 2 * n; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
-      std::vector<blas::ShiftUpdate> ug{{&d[m], &d[m + n], 0.3, 0.6, 1.0}}, uc{{&h[m], &h[m + n], 0.3, 0.6, 1.0}};
-      const int last = m + 2 * n + 1;
-      blas::multishift_update(d[last - 1], ug, gpu, &d[last]);
-      blas::multishift_update(h[last - 1], uc, cpu, &h[last]);
-      EXPECT_LT(rel_diff(d[last], h[last - 1]), t);
-      EXPECT_LT(rel_diff(d[m], h[m]), t);
-      EXPECT_LT(rel_diff(d[m + n], h[m + n]), t);
+      // r = m + 2n, p = m + 2n + 1, r_copy = m, p_save = m + 1
+      const int rr = m + 2 * n, pp = rr + 1;
+      blas::multishift_base_step(d[rr], d[pp], 0.6, d[m], &d[m + 1], gpu);
+      blas::multishift_base_step(h[rr], h[pp], 0.6, h[m], &h[m + 1], cpu);
+      EXPECT_LT(rel_diff(d[m], h[rr]), t);
+      EXPECT_LT(rel_diff(d[m + 1], h[m + 1]), t);
+      EXPECT_LT(rel_diff(d[pp], h[pp]), t);
     }
   }
 }

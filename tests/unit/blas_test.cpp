@@ -580,8 +580,8 @@ TEST(Blas, MultishiftUpdateOverMoreShiftsThanOneLaunch) {
 }
 
 // multishift_window: x_i += cx_i p_i + sum_j dx_ij r_j, p_i = cp_i p_i + sum_j dp_ij r_j over more
-// shifts than one launch takes, p_i left alone where update_p is false; and multishift_update's
-// copy of r, made in the same pass.
+// shifts than one launch takes, p_i left alone where update_p is false; and the windowed base
+// step, p_save = p, p = r + beta p, r_copy = r (and without p_save).
 TEST(Blas, MultishiftWindowAppliesItsCoefficients) {
   for (const Case& s : setups()) {
     SCOPED_TRACE(s.name());
@@ -633,10 +633,20 @@ TEST(Blas, MultishiftWindowAppliesItsCoefficients) {
     }
     for (int j = 0; j < m; ++j) EXPECT_EQ(reals(rs[j]), rr[j]);
 
-    SpinorField r = make(s, 30), copy = make(s, 31), x = make(s, 32), pv = make(s, 33);
-    std::vector<blas::ShiftUpdate> up{{&x, &pv, 0.5, 0.25, 1.0}};
-    blas::multishift_update(r, up, kCpu, &copy);
-    EXPECT_EQ(reals(copy), reals(r));
+    SpinorField r = make(s, 30), copy = make(s, 31), save = make(s, 32), pv = make(s, 33);
+    const Reals r0 = reals(r), p0 = reals(pv);
+    Reals want(p0.size());
+    for (std::size_t k = 0; k < want.size(); ++k) want[k] = r0[k] + 0.25 * p0[k];
+    blas::multishift_base_step(r, pv, 0.25, copy, &save, kCpu);
+    EXPECT_EQ(reals(copy), r0);
+    EXPECT_EQ(reals(r), r0);
+    EXPECT_LT(rel_diff(reals(save), p0, nrm(p0)), tol(s.prec));
+    EXPECT_LT(rel_diff(reals(pv), want, nrm(want)), tol(s.prec));
+    const Reals p1 = reals(pv), saved = reals(save);
+    for (std::size_t k = 0; k < want.size(); ++k) want[k] = r0[k] - 0.5 * p1[k];
+    blas::multishift_base_step(r, pv, -0.5, copy, nullptr, kCpu);
+    EXPECT_EQ(reals(save), saved);
+    EXPECT_LT(rel_diff(reals(pv), want, nrm(want)), tol(s.prec));
   }
 }
 
@@ -692,9 +702,10 @@ TEST(Blas, OperandMismatchesAreInputErrors) {
   EXPECT_THROW(blas::multishift_update(x, up, kCpu), InputError);
   std::vector<blas::ShiftUpdate> bad{{&x, nullptr, 1, 1, 1}};
   EXPECT_THROW(blas::multishift_update(x, bad, kCpu), InputError);
-  SpinorField y = make(d, 54);
-  std::vector<blas::ShiftUpdate> one{{&y, &y, 1, 1, 1}};
-  EXPECT_THROW(blas::multishift_update(x, one, kCpu, &x), InputError);
+  SpinorField y = make(d, 54), z = make(d, 55);
+  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, x, nullptr, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, z, &y, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, xs, nullptr, kCpu), InputError);
   std::vector<blas::ShiftWindow> win(1);
   win[0].x = &y;
   win[0].p = &xs;

@@ -5,12 +5,13 @@
 # every iteration (1, as before): staggered, mass 0.05, on a rough (epsilon 0.6) and an easy (0.1)
 # weak field in double, double-single and double-half, alternating processes, two rounds; then
 # improved staggered and Wilson (M^+ M) on the easy field, one round. Rows stop when the call's
-# budget (BUDGET s) is near.
+# budget (BUDGET s) is near. TESTS (a ctest -R pattern) limits the GPU tests, ROUNDS (2) the
+# staggered rounds.
 S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH
 B=$PWD/build-cuda/bin
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | tee $OUT/gpu.txt
-(cd build-cuda && ctest -L gpu -j 4 --timeout 300 > $OUT/ctest-gpu.log 2>&1; tail -4 $OUT/ctest-gpu.log)
+(cd build-cuda && ctest -L gpu -j 4 --timeout 300 ${TESTS:+-R "$TESTS"} > $OUT/ctest-gpu.log 2>&1; tail -4 $OUT/ctest-gpu.log)
 echo "tests done $((SECONDS - S)) s"
 R=$OUT/r; mkdir -p $R
 export GLUON_TUNE_CACHE=$R/tunecache.json
@@ -23,7 +24,7 @@ row() {  # operator eps sloppy window round
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('round %s %-18s eps %-4s %-7s w%s %5d it  %.4f s  %.3f of op  refine %s  res %.1e' % ('$5', '$1', '$2', '$3', '$4', d['iterations'], d['seconds'], d['fraction_of_operator'], d['shift_refine_iterations'], d['true_residual']))" $j | tee -a $OUT/sum.txt
 }
 for eps in 0.6 0.1; do
-  for round in 1 2; do
+  for round in $(seq 1 ${ROUNDS:-2}); do
     for sloppy in none single half; do
       for w in 8 1; do
         [[ $((SECONDS - S)) -gt ${BUDGET:-540} ]] && break 4

@@ -38,6 +38,8 @@
 //                                one iteration in one pass)
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
+//   multishift_base_step(r, p, beta, r_copy, p_save)
+//                                p_save = p (if given); p = r + beta p; r_copy = r
 //   multishift_window(r_0..r_m-1, shifts)
 //                                m iterations of those updates in one pass, given as coefficients
 //                                of the iterations' residuals (ShiftWindow): each x_i and p_i is
@@ -135,9 +137,12 @@ struct ShiftUpdate {
   SpinorField* p;
   double alpha, beta, zeta;
 };
-// r_copy (optional, not r): also r_copy = r, in the same pass (multi-shift CG's residual history).
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
-                       const runtime::Exec& ex, SpinorField* r_copy = nullptr);
+                       const runtime::Exec& ex);
+// Multi-shift CG's base step under a window (multishift_window records its x update):
+// p_save = p where p_save is given, then p = r + beta p and r_copy = r, in one pass.
+void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, SpinorField& r_copy,
+                          SpinorField* p_save, const runtime::Exec& ex);
 
 // One shift of multishift_window: the updates of up to kMaxShiftWindow iterations in one pass,
 // written in the residuals r_j of those iterations (oldest first):

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "gluon/qcd/blas.h"
@@ -98,13 +99,15 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       }
       for (std::size_t i = 0; i < n; ++i) X[i] = mixed ? &xs_store[i] : &x[i];
       // The residual r lives in rbuf[work]. Windowed (SolverParams::multishift_window = W > 1),
-      // each iteration's base update also copies r into a free buffer, which becomes the working
-      // residual, and the iterated residual stays behind as one of the window's (win, oldest
-      // first): W + 1 buffers. The other shifts' updates are only recorded, as coefficients of
-      // their p_i at the window's start and of the window's residuals (pend), and applied by one
-      // blas::multishift_window pass when W iterations are recorded, before a reliable update and
+      // each iteration's base step (p = r + beta p, blas::multishift_base_step) also copies r into
+      // a free buffer, which becomes the working residual, and the iterated residual stays behind
+      // as one of the window's (win, oldest first): W + 1 buffers. The solution updates of every
+      // shift, and the other shifts' p updates, are only recorded, as coefficients of their p_i at
+      // the window's start (the base's saved in p_start by the window's first step) and of the
+      // window's residuals (pend), and applied by one blas::multishift_window pass when W
+      // iterations are recorded, before a reliable update or a fold of the base's solution, and
       // at the end. That pass reads and writes each x_i and p_i once a window instead of once an
-      // iteration: with 8 shifts, 33 vectors an iteration became 6 + 36 / W. On a failure the
+      // iteration: with 8 shifts, 33 vectors an iteration became 4 + 40 / W. On a failure the
       // recorded updates of the window are not applied.
       const int W = n > 1 ? p.multishift_window : 1;
       const bool windowed = W > 1;
@@ -123,6 +126,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       std::vector<int> win;
       std::vector<blas::ShiftWindow> pend(n);
       std::vector<bool> recorded(n, false);
+      std::optional<SpinorField> p_start;  // windowed: the base's p at the window's start
+      if (windowed) p_start.emplace(sp);
       std::vector<bool> active(n, true);
       auto flush_window = [&](bool more) {
         if (win.empty()) return;
@@ -133,8 +138,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           if (!recorded[i]) continue;
           blas::ShiftWindow w = pend[i];
           w.x = X[i];
-          w.p = &P[i];
-          w.update_p = more && active[i];
+          w.p = i == base ? &*p_start : &P[i];
+          w.update_p = more && active[i] && i != base;
           ws.push_back(w);
           pend[i] = blas::ShiftWindow{};
           recorded[i] = false;
@@ -183,6 +188,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         m.finite("|r|^2", r2_new);
         const double beta = r2_new / r2;
         updates.clear();
+        int stepped = 0;  // shifts updated by this iteration
         for (std::size_t i = 0; i < n; ++i) {
           if (i != base && !active[i]) continue;
           double zn = 1.0, ai = alpha, bi = beta;
@@ -195,11 +201,11 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             ai = alpha * zn / zeta[i];
             bi = beta * (zn / zeta[i]) * (zn / zeta[i]);
           }
-          if (!windowed || i == base) {
+          if (!windowed) {
             updates.push_back({X[i], &P[i], ai, bi, zn});
           } else {
             // x_i += ai p_i, then p_i = zn r + bi p_i, with p_i = cp p_i(start) + sum_j dp_j r_j
-            // and r the window's residual j = win.size().
+            // and r the window's residual j = win.size(); the base's p_i(start) is p_start.
             blas::ShiftWindow& w = pend[i];
             const std::size_t k = win.size();
             w.cx += ai * w.cp;
@@ -209,6 +215,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
             w.dp[k] = zn;
             recorded[i] = true;
           }
+          ++stepped;
           dirty[i] = true;
           zeta_old[i] = zeta[i];
           zeta[i] = zn;
@@ -216,28 +223,30 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         if (windowed) {
           int next = 0;
           while (next == work || std::find(win.begin(), win.end(), next) != win.end()) ++next;
-          blas::multishift_update(*r, updates, exs, &rbuf[static_cast<std::size_t>(next)]);
+          blas::multishift_base_step(*r, P[base], beta, rbuf[static_cast<std::size_t>(next)],
+                                     win.empty() ? &*p_start : nullptr, exs);
           win.push_back(work);
           work = next;
           r = &rbuf[static_cast<std::size_t>(work)];
         } else {
           blas::multishift_update(*r, updates, exs);
         }
-        if (mixed && (res.iterations + 1) % kBaseFlushIterations == 0) {
-          blas::accumulate(x[base], *X[base], ex);
-          dirty[base] = false;
-        }
         alpha_old = alpha;
         beta_old = beta;
         r2 = r2_new;
         m.iteration(r2, b2);
-        m.flops(As.flops + nrs * (6.0 + 4.0 * static_cast<double>(updates.size())));
+        m.flops(As.flops + nrs * (6.0 + 4.0 * static_cast<double>(stepped)));
         for (std::size_t i = 0; i < n; ++i)
           if (active[i] && zeta[i] * zeta[i] * r2 <= tols[i] * tols[i] * b2) {
             active[i] = false;
             out.shift_iterations[i] = res.iterations;
           }
         if (static_cast<int>(win.size()) == W) flush_window(true);
+        if (mixed && res.iterations % kBaseFlushIterations == 0) {
+          flush_window(true);
+          blas::accumulate(x[base], *X[base], ex);
+          dirty[base] = false;
+        }
         rmax = std::max(rmax, std::sqrt(r2));
         const bool more = std::any_of(active.begin(), active.end(), [](bool a) { return a; });
         if (mixed && more && std::sqrt(r2) < delta * rmax) {  // reliable update of the base shift
