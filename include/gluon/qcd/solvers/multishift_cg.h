@@ -11,8 +11,12 @@
 //       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. The base system's
 //       step is CG's (p^dagger A p, alpha and r -= alpha A p on the device, in the operator's last
 //       kernel where it has the fold), the host waiting once an iteration for the scalars the
-//       shifts' coefficients need; one fused kernel (blas::multishift_update) then updates all
-//       active x_i and p_i reading r once.
+//       shifts' coefficients need. The shifts' updates are applied params.multishift_window
+//       iterations at a time (default 8): the base step (blas::multishift_base_step) forms the
+//       next p and keeps the residual in a vector of its own, and one pass
+//       (blas::multishift_window) then applies the window's recorded solution updates of every
+//       shift and p updates of the others, each x_i and p_i read and written once; with window 1
+//       one kernel (blas::multishift_update) updates all active x_i and p_i every iteration.
 //       Mixed precision (sloppy given): reliable updates of the base shift (params.delta, as in
 //       CG): every shift's sloppy solution is folded into its outer-precision x_i and the base
 //       residual replaced by the true one; the other shifts' residuals stay zeta_i times it.
