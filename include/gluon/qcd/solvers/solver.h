@@ -85,10 +85,11 @@ struct SolverParams {
   // step streams 3 vectors instead of 5, for x_update_batch extra vectors of memory. 1 updates
   // x every iteration, with no extra vector; at most blas::kMaxAxpyTerms.
   int x_update_batch = 4;
-  // Multi-shift CG: the updates x_i += alpha_i p_i, p_i = zeta_i r + beta_i p_i of the shifts other
-  // than the base one are applied this many iterations at a time, in one pass that reads each x_i
-  // and p_i once and the window's residuals, kept in their own vectors (that many extra vectors).
-  // 1 updates every shift every iteration; at most blas::kMaxShiftWindow.
+  // Multi-shift CG: the updates x_i += alpha_i p_i (every shift) and p_i = zeta_i r + beta_i p_i
+  // (all but the base shift, whose p the operator needs every iteration) are applied this many
+  // iterations at a time, in one pass that reads each x_i and p_i once and the window's
+  // residuals, kept in their own vectors: multishift_window + 1 extra vectors in the sloppy
+  // precision. 1 updates every shift every iteration; at most blas::kMaxShiftWindow.
   int multishift_window = 8;
 };
 
