@@ -19,6 +19,7 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
+#include "gluon/qcd/solvers/multishift_cg.h"
 #include "gluon/qcd/solvers/solver.h"
 
 using namespace gluon;
@@ -278,6 +279,52 @@ TEST(SplitLattice, MixedPrecisionSolveEqualsTheSingleProcessSolve) {
         // Same Krylov space up to rounding: the iteration counts agree closely.
         EXPECT_NEAR(r.iterations, rw.iterations, 2 + rw.iterations / 20) << name(grid);
         EXPECT_LT(global_rel_diff(x, local_spinor(x_w, g)), 1e-9) << to_string(t) << " grid " << name(grid);
+      }
+    }
+  }
+}
+
+// Multi-shift CG (RHMC's solver) on the split lattice, in double and double-single, with its
+// windowed shift updates (the default) and with window 1: every shift's solution equals the
+// single-process one to the tolerance and every shift meets it.
+TEST(SplitLattice, MultiShiftSolveEqualsTheSingleProcessSolve) {
+  const Geometry whole_g(kLattice);
+  GaugeField whole = GaugeField::canonical(whole_g);
+  set_weak(whole, 13, 0.2, cpu);
+  DiracParams p = params(DiracType::staggered);
+  p.mass = 0.1;
+  DiracParams ps = p;
+  ps.precision = Precision::single;
+  const auto ref = make_dirac(p, whole, cpu);
+  const auto ref_s = make_dirac(ps, whole, cpu);
+  SpinorField b_w(ref->vector_params());
+  fill_gaussian(b_w, 14, 0, cpu);
+  const std::vector<double> shifts{0.0, 0.05, 0.4, 3.0};
+  for (const bool mixed : {false, true}) {
+    for (const int window : {8, 1}) {
+      SCOPED_TRACE(std::string(mixed ? "double-single" : "double") + " window " + std::to_string(window));
+      SolverParams sp;
+      sp.tol = 1e-11;
+      sp.multishift_window = window;
+      std::vector<SpinorField> x_w;
+      const MultiShiftResult rw = multishift_cg(*ref, x_w, b_w, shifts, {}, sp, mixed ? ref_s.get() : nullptr);
+      ASSERT_TRUE(rw.converged);
+      ASSERT_GT(rw.shift_iterations[1], 3 * 8) << "the windows are filled several times";
+      for (const comm::Grid4& grid : grids_for(comm::world().size())) {
+        const Geometry g = block(grid);
+        const GaugeField u = scatter_gauge(whole, g);
+        const auto op = make_dirac(p, u, cpu);
+        const auto op_s = make_dirac(ps, u, cpu);
+        const SpinorField b = local_spinor(b_w, g);
+        std::vector<SpinorField> x;
+        const MultiShiftResult r = multishift_cg(*op, x, b, shifts, {}, sp, mixed ? op_s.get() : nullptr);
+        EXPECT_TRUE(r.converged) << name(grid);
+        for (std::size_t i = 0; i < shifts.size(); ++i) {
+          EXPECT_LT(r.true_residual[i], 1e-11) << name(grid) << " shift " << i;
+          EXPECT_NEAR(r.shift_iterations[i], rw.shift_iterations[i], 2 + rw.shift_iterations[i] / 20)
+              << name(grid) << " shift " << i;
+          EXPECT_LT(global_rel_diff(x[i], local_spinor(x_w[i], g)), 1e-9) << name(grid) << " shift " << i;
+        }
       }
     }
   }
