@@ -707,8 +707,8 @@ void register_bench(CLI::App& app) {
                      "CG/CGNR/CGNE: iterations whose solution updates are applied in one pass (1 to 8)")
       ->capture_default_str();
   solver->add_option("--multishift-window", solve_opts->multishift_window,
-                     fmt::format("--solver multishift: iterations whose updates of the non-base shifts are applied "
-                                 "in one pass (1 to 8; default {})",
+                     fmt::format("--solver multishift: iterations whose shift updates are applied in one pass "
+                                 "(1 to 8; default {})",
                                  qcd::SolverParams{}.multishift_window));
   solver->add_option("--repeat", solve_opts->repeat, "Timed solves after the warm-up; the median one is reported")
       ->check(CLI::Range(1, 1000))

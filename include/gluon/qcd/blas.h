@@ -145,7 +145,8 @@ void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, Spi
                           SpinorField* p_save, const runtime::Exec& ex);
 
 // One shift of multishift_window: the updates of up to kMaxShiftWindow iterations in one pass,
-// written in the residuals r_j of those iterations (oldest first):
+// written in the shift's p at the window's start and the residuals r_j of those iterations
+// (oldest first):
 //   x += cx p + sum_j dx[j] r_j;   p = cp p + sum_j dp[j] r_j   (p only where update_p).
 inline constexpr int kMaxShiftWindow = 8;
 struct ShiftWindow {
