@@ -591,8 +591,9 @@ struct MultishiftBaseK {
 
 // For shifts i < n, the m iterations of a window (blas::ShiftWindow):
 //   x_i += cx_i p_i + sum_j dx_ij r_j;  p_i = cp_i p_i + sum_j dp_ij r_j  (p_i stored where update_p).
-// Each r_j is loaded once a shift; after the first shift those loads hit in the cache, so memory
-// sees each vector once a window.
+// Each r_j is loaded once a shift, the later loads meant to hit in L1/L2 so that memory sees each
+// vector once a window (not profiled: its DRAM bytes were not counted; the pass took 171-184 us
+// a window in a 32^4 staggered double solve on an H200, bench/results/2026-11-28-multishift-window/).
 template <class Acc>
 struct MultishiftWindowK {
   static constexpr int nred = 0;

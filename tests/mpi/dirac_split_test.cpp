@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,22 @@ DiracParams params(DiracType t) {
   p.even_odd = true;
   p.reconstruct = t == DiracType::improved_staggered ? Reconstruct::r18 : Reconstruct::r12;
   return p;
+}
+
+// A solve's problem on this rank's block of `grid`: the operator of p in double and in single
+// precision (the sloppy one) on the block of `whole`, and the block of the right-hand side.
+struct SplitSolve {
+  Geometry g;
+  std::unique_ptr<DiracOperator> op, op_s;
+  SpinorField b;
+};
+SplitSolve split_solve(const DiracParams& p, const GaugeField& whole, const SpinorField& b_whole,
+                       const comm::Grid4& grid) {
+  DiracParams ps = p;
+  ps.precision = Precision::single;
+  const Geometry g = block(grid);
+  const GaugeField u = scatter_gauge(whole, g);
+  return {g, make_dirac(p, u, cpu), make_dirac(ps, u, cpu), local_spinor(b_whole, g)};
 }
 
 }  // namespace
@@ -267,13 +284,10 @@ TEST(SplitLattice, MixedPrecisionSolveEqualsTheSingleProcessSolve) {
       const SolverResult rw = solve(st, *ref, x_w, b_w, sp, ref_s.get());
       ASSERT_TRUE(rw.converged);
       for (const comm::Grid4& grid : grids_for(comm::world().size())) {
-        const Geometry g = block(grid);
-        const GaugeField u = scatter_gauge(whole, g);
-        const auto op = make_dirac(p, u, cpu);
-        const auto op_s = make_dirac(ps, u, cpu);
-        const SpinorField b = local_spinor(b_w, g);
-        SpinorField x(op->vector_params());
-        const SolverResult r = solve(st, *op, x, b, sp, op_s.get());
+        const SplitSolve q = split_solve(p, whole, b_w, grid);
+        const Geometry& g = q.g;
+        SpinorField x(q.op->vector_params());
+        const SolverResult r = solve(st, *q.op, x, q.b, sp, q.op_s.get());
         EXPECT_TRUE(r.converged);
         EXPECT_LT(r.true_residual, 1e-11);
         // Same Krylov space up to rounding: the iteration counts agree closely.
@@ -311,13 +325,10 @@ TEST(SplitLattice, MultiShiftSolveEqualsTheSingleProcessSolve) {
       ASSERT_TRUE(rw.converged);
       ASSERT_GT(rw.shift_iterations[1], 3 * 8) << "the windows are filled several times";
       for (const comm::Grid4& grid : grids_for(comm::world().size())) {
-        const Geometry g = block(grid);
-        const GaugeField u = scatter_gauge(whole, g);
-        const auto op = make_dirac(p, u, cpu);
-        const auto op_s = make_dirac(ps, u, cpu);
-        const SpinorField b = local_spinor(b_w, g);
+        const SplitSolve q = split_solve(p, whole, b_w, grid);
+        const Geometry& g = q.g;
         std::vector<SpinorField> x;
-        const MultiShiftResult r = multishift_cg(*op, x, b, shifts, {}, sp, mixed ? op_s.get() : nullptr);
+        const MultiShiftResult r = multishift_cg(*q.op, x, q.b, shifts, {}, sp, mixed ? q.op_s.get() : nullptr);
         EXPECT_TRUE(r.converged) << name(grid);
         for (std::size_t i = 0; i < shifts.size(); ++i) {
           EXPECT_LT(r.true_residual[i], 1e-11) << name(grid) << " shift " << i;
