@@ -128,8 +128,9 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   runtime::ScalarSlots cs(cpu, 4), gs(gpu, 4);
   cs.set(0, r2);
   gs.set(0, r2);
-  cpu_op.DiracOperator::M_cg_residual(ap_c, bpc_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3});
-  gpu_op.M_cg_residual(ap_g, converted(bpc_c, gpu_op.vector_params(), gpu), r_g, {&gs, 0}, {&gs, 1}, {&gs, 3});
+  cpu_op.DiracOperator::M_cg_residual(ap_c, bpc_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, 0.0);
+  gpu_op.M_cg_residual(ap_g, converted(bpc_c, gpu_op.vector_params(), gpu), r_g, {&gs, 0}, {&gs, 1}, {&gs, 3},
+                       0.0);
   gs.record();
   gs.wait();
   EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "M_cg_residual's p^dagger M p";
@@ -192,9 +193,14 @@ TEST(StaggeredGpu, EveryLaunchVariantOfMAndTheCgStepMatchesTheCpu) {
       fill_gaussian(r_c, 32, 7, cpu);
       const SpinorField p_g = converted(p_c, gpu_op.vector_params(), gpu);
       const SpinorField r0_g = converted(r_c, gpu_op.vector_params(), gpu);
+      // With a shift too (A = M + shift, multi-shift CG), whose fold takes it into the mass term.
+      for (double shift : {0.0, 0.3}) {
+      SCOPED_TRACE("shift " + std::to_string(shift));
+      SpinorField rs_c(cpu_op.vector_params());
+      blas::copy(rs_c, r_c, cpu);
       runtime::ScalarSlots cs(cpu, 4);
-      cs.set(0, blas::norm2(r_c, cpu));
-      cpu_op.DiracOperator::M_cg_residual(m_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3});
+      cs.set(0, blas::norm2(rs_c, cpu));
+      cpu_op.DiracOperator::M_cg_residual(m_c, p_c, rs_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, shift);
       cpu_op.M(m_c, p_c);
       for (int v = 0; v < 7; ++v) {
         SCOPED_TRACE("variant " + std::to_string(v));
@@ -204,13 +210,14 @@ TEST(StaggeredGpu, EveryLaunchVariantOfMAndTheCgStepMatchesTheCpu) {
         blas::copy(r_g, r0_g, gpu);
         runtime::ScalarSlots gs(gpu, 4);
         gs.set(0, cs.host(0));
-        gpu_op.M_cg_residual(ap_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3});
+        gpu_op.M_cg_residual(ap_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, shift);
         gs.record();
         gs.wait();
         EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
-        EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(r_c, cpu)), tol) << "r";
-        EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "p^dagger M p";
+        EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(rs_c, cpu)), tol) << "r";
+        EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "p^dagger A p";
         EXPECT_NEAR(gs.host(3), cs.host(3), 10 * tol * cs.host(3)) << "|r|^2";
+      }
       }
       runtime::set_forced_variant(-1);
     }

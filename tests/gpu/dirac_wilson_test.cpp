@@ -213,9 +213,10 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
 }
 
 // CGNR's and CGNE's operator step with its reductions (normal_cg_residual) on the GPU: the
-// intermediate B p, p^dagger A p = |B p|^2, the updated residual and |r|^2 against the default
-// sequence on the CPU. Folded into B's and B^dagger's last kernels in double and single
-// (dslash_fold_pays; nowhere under GLUON_WILSON_FOLD=0); the default sequence otherwise.
+// intermediate B p, p^dagger A p = |B p|^2 (+ shift |p|^2), the updated residual and |r|^2 against
+// the default sequence on the CPU, without and with a shift (A = B^+ B + shift). Folded into B's
+// and B^dagger's last kernels in double and single (dslash_fold_pays; nowhere under
+// GLUON_WILSON_FOLD=0); the default sequence otherwise.
 TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
   GLUON_REQUIRE_GPU();
   const runtime::Exec gpu = runtime::cuda_exec();
@@ -229,9 +230,10 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
     for (CloverPreconditioning pc : {CloverPreconditioning::asymmetric, CloverPreconditioning::symmetric}) {
       if (type == DiracType::wilson && pc == CloverPreconditioning::symmetric) continue;
       for (Precision p : {Precision::double_, Precision::single, Precision::half})
-        for (bool mdag_first : {false, true}) {
+        for (bool mdag_first : {false, true})
+        for (double shift : {0.0, 0.45}) {
           SCOPED_TRACE(to_string(type) + " pc " + std::to_string(static_cast<int>(pc)) + " " + to_string(p) +
-                       (mdag_first ? " CGNE" : " CGNR"));
+                       (mdag_first ? " CGNE" : " CGNR") + " shift " + std::to_string(shift));
           const DiracParams dp = family_params(type, true, pc, p, Reconstruct::r12);
           const auto mc = make_dirac(dp, u, cpu);
           const auto mg = make_dirac(dp, u, gpu);
@@ -246,7 +248,8 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
           const double r2 = blas::norm2(r_c, cpu);
           runtime::ScalarSlots cs(cpu, 4);  // r2 0; pAp {1, 2}; r2_new 3
           cs.set(0, r2);
-          mc->DiracOperator::normal_cg_residual(ap_c, mid_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, mdag_first);
+          mc->DiracOperator::normal_cg_residual(ap_c, mid_c, p_c, r_c, {&cs, 0}, {&cs, 1}, {&cs, 3}, mdag_first,
+                                                shift);
           const double tol = tolerance(p);
           // Every launch variant of the folded kernels (the tuned one when v is past their count).
           for (int v = 0; v < 7; ++v) {
@@ -256,7 +259,7 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
             blas::zero(ap_g, gpu);
             runtime::ScalarSlots gs(gpu, 4);
             gs.set(0, r2);
-            mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first);
+            mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first, shift);
             gs.record();
             gs.wait();
             EXPECT_LT(rel_diff(as_canonical(mid_g, gpu), as_canonical(mid_c, cpu)), tol) << "B p";

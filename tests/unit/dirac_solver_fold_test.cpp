@@ -156,15 +156,18 @@ TEST(BicgstabFold, BadArgumentsAreRefused) {
 }
 
 // CGNR's and CGNE's operator step: the folded kernels against the default sequence (B, re_dot,
-// B^dagger, cg_residual) on the same inputs.
+// B^dagger, cg_residual) on the same inputs; with a shift (A = B^+ B + shift, multi-shift CG's
+// refinements) against B, B^dagger, axpy, re_dot and cg_residual, whose p^dagger A p is also
+// checked against |B p|^2 + shift |p|^2 summed apart.
 TEST(NormalCgFold, EqualsTheDefaultSequence) {
   for (const Geometry& g : {Geometry({4, 4, 4, 4}), Geometry({16, 4, 4, 4})}) {
     const GaugeField u = hot_field(g, 331);
     for (const Case& c : kCases)
       for (Precision prec : {Precision::double_, Precision::single, Precision::half})
-        for (bool mdag_first : {false, true}) {
+        for (bool mdag_first : {false, true})
+        for (double shift : {0.0, 0.45}) {
           SCOPED_TRACE(std::string(c.name) + " " + to_string(prec) + " on " + g.to_string() +
-                       (mdag_first ? " (CGNE)" : " (CGNR)"));
+                       (mdag_first ? " (CGNE)" : " (CGNR)") + " shift " + std::to_string(shift));
           const std::unique_ptr<DiracOperator> op = make_dirac(params_of(c, prec), u, cpu);
           const SpinorFieldParams vp = op->vector_params();
           SpinorField p(vp), r0(vp), r_fold(vp), r_def(vp), mid_fold(vp), mid_def(vp), ap_fold(vp), ap_def(vp);
@@ -181,9 +184,10 @@ TEST(NormalCgFold, EqualsTheDefaultSequence) {
           runtime::ScalarSlots slots(cpu, 8);
           slots.set(0, r2);
           slots.set(4, r2);
-          op->normal_cg_residual(ap_fold, mid_fold, p, r_fold, {&slots, 0}, {&slots, 1}, {&slots, 3}, mdag_first);
+          op->normal_cg_residual(ap_fold, mid_fold, p, r_fold, {&slots, 0}, {&slots, 1}, {&slots, 3}, mdag_first,
+                                 shift);
           op->DiracOperator::normal_cg_residual(ap_def, mid_def, p, r_def, {&slots, 4}, {&slots, 5}, {&slots, 7},
-                                                mdag_first);
+                                                mdag_first, shift);
           const double tol = sum_tol(prec);
           if (folded) EXPECT_EQ(blas::norm2(ap_fold, cpu), 0.0) << "A p was stored: the folded kernels did not run";
           else EXPECT_GT(blas::norm2(ap_fold, cpu), 0.0) << "the default sequence stores A p";
@@ -191,7 +195,9 @@ TEST(NormalCgFold, EqualsTheDefaultSequence) {
           blas::copy(diff, mid_fold, cpu);
           blas::axpy(-1.0, mid_def, diff, cpu);
           EXPECT_EQ(blas::norm2(diff, cpu), 0.0) << "B p";
-          EXPECT_NEAR(slots.host(1), slots.host(5), tol * slots.host(5)) << "p^dagger A p = |B p|^2";
+          EXPECT_NEAR(slots.host(1), slots.host(5), tol * slots.host(5)) << "p^dagger A p = |B p|^2 + shift |p|^2";
+          const double want = blas::norm2(mid_def, cpu) + shift * blas::norm2(p, cpu);
+          EXPECT_NEAR(slots.host(5), want, tol * want) << "the default's p^dagger A p";
           // r moved: alpha A p is not small against r.
           blas::copy(diff, r_def, cpu);
           blas::axpy(-1.0, r0, diff, cpu);
@@ -210,6 +216,6 @@ TEST(NormalCgFold, OneFieldTwiceIsRefused) {
   const std::unique_ptr<DiracOperator> op = make_dirac(params_of(kCases[0], Precision::double_), u, cpu);
   SpinorField p(op->vector_params()), mid(op->vector_params()), ap(op->vector_params());
   runtime::ScalarSlots slots(cpu, 4);
-  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, p, {&slots, 0}, {&slots, 1}, {&slots, 3}, false), InputError);
-  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, mid, {&slots, 0}, {&slots, 1}, {&slots, 3}, false), InputError);
+  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, p, {&slots, 0}, {&slots, 1}, {&slots, 3}, false, 0.0), InputError);
+  EXPECT_THROW(op->normal_cg_residual(ap, mid, p, mid, {&slots, 0}, {&slots, 1}, {&slots, 3}, false, 0.0), InputError);
 }

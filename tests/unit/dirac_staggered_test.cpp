@@ -501,8 +501,10 @@ TEST(StaggeredEvenOdd, MDotEqualsMThenReDot) {
 // CG's operator step with the residual update folded into the even-odd operator's two kernels
 // (site_major order: the scalar kernel, as on the GPU; double and single) against the default,
 // M_dot and then blas::cg_residual: the same p^dagger M p (here m^2 |p|^2 + |D_oe p|^2), residual
-// and |r|^2, and M p never stored. Half takes the default. Then CG, in double and double-half,
-// on that operator.
+// and |r|^2, and M p never stored. Half takes M_dot and blas::cg_residual. With a shift (A =
+// M + shift, multi-shift CG) the fold and half take it into the mass term, the default adds it by
+// an axpy, and p^dagger A p is also checked against p^dagger M p + shift |p|^2 summed apart. Then
+// CG, in double and double-half, on that operator.
 TEST(StaggeredEvenOdd, CgResidualFoldEqualsMDotThenCgResidual) {
   const GaugeField u = hot(kG44, 88);
   const GaugeField fat = gaussian_links(kG44, 89, 0.3), lng = gaussian_links(kG44, 90, 0.05);
@@ -512,8 +514,10 @@ TEST(StaggeredEvenOdd, CgResidualFoldEqualsMDotThenCgResidual) {
                     : std::make_unique<StaggeredDirac>(p, u, kCpu, FieldOrder::site_major);
   };
   for (bool improved : {false, true}) {
-    for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
-      SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(prec));
+    for (Precision prec : {Precision::double_, Precision::single, Precision::half})
+    for (double shift : {0.0, 0.3}) {
+      SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(prec) + " shift " +
+                   std::to_string(shift));
       const auto op = make(improved, prec);
       ASSERT_FALSE(op->vectorised());
       const SpinorFieldParams vp = op->vector_params();
@@ -527,16 +531,25 @@ TEST(StaggeredEvenOdd, CgResidualFoldEqualsMDotThenCgResidual) {
       const double r2 = blas::norm2(r0, kCpu);
       fold.set(0, r2);
       def.set(0, r2);
-      op->M_cg_residual(ap_fold, p, r_fold, {&fold, 0}, {&fold, 1}, {&fold, 3});
-      op->DiracOperator::M_cg_residual(ap_def, p, r_def, {&def, 0}, {&def, 1}, {&def, 3});
-      if (prec == Precision::half) {
-        blas::axpy(-1.0, ap_def, ap_fold, kCpu);
-        EXPECT_EQ(blas::norm2(ap_fold, kCpu), 0.0) << "half: the default's M p";
-      } else {
-        EXPECT_EQ(blas::norm2(ap_fold, kCpu), 0.0) << "the fold stored M p";
-      }
+      op->M_cg_residual(ap_fold, p, r_fold, {&fold, 0}, {&fold, 1}, {&fold, 3}, shift);
+      op->DiracOperator::M_cg_residual(ap_def, p, r_def, {&def, 0}, {&def, 1}, {&def, 3}, shift);
       const double tol = prec == Precision::double_ ? 1e-12 : prec == Precision::single ? 1e-5 : 2e-3;
-      EXPECT_NEAR(fold.host(1), def.host(1), tol * def.host(1)) << "p^dagger M p";
+      if (prec == Precision::half) {
+        // (with a shift, (m^2 + shift) p - D D p in one kernel against M p + shift p in two)
+        const double ap2 = blas::norm2(ap_def, kCpu);
+        blas::axpy(-1.0, ap_def, ap_fold, kCpu);
+        if (shift == 0.0) EXPECT_EQ(blas::norm2(ap_fold, kCpu), 0.0) << "half: the default's M p";
+        else EXPECT_LT(std::sqrt(blas::norm2(ap_fold, kCpu) / ap2), tol) << "half: the default's A p";
+      } else {
+        EXPECT_EQ(blas::norm2(ap_fold, kCpu), 0.0) << "the fold stored A p";
+      }
+      EXPECT_NEAR(fold.host(1), def.host(1), tol * def.host(1)) << "p^dagger A p";
+      {
+        SpinorField mp(vp);
+        op->M(mp, p);
+        const double want = blas::re_dot(p, mp, kCpu) + shift * blas::norm2(p, kCpu);
+        EXPECT_NEAR(def.host(1), want, tol * want) << "the default's p^dagger A p";
+      }
       EXPECT_NEAR(fold.host(3), def.host(3), tol * def.host(3)) << "|r|^2";
       EXPECT_GT(std::fabs(def.host(3) - r2), 0.01 * r2) << "the update moved r";
       blas::axpy(-1.0, r_def, r_fold, kCpu);

@@ -39,22 +39,33 @@ void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pA
 }
 
 void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
-                                  blas::Slot pAp, blas::Slot r2_new) const {
-  M_dot(Ap, p, pAp);
+                                  blas::Slot pAp, blas::Slot r2_new, double shift) const {
+  if (shift == 0.0) {
+    M_dot(Ap, p, pAp);
+  } else {
+    M(Ap, p);
+    blas::axpy(shift, p, Ap, exec_);
+    blas::re_dot(p, Ap, pAp, exec_);
+  }
   blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
 }
 
 void DiracOperator::normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r,
-                                       blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const {
+                                       blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first,
+                                       double shift) const {
   // Refused here too, though this sequence would not race, so that the contract does not depend
   // on whether an operator folds the step into its kernels (wilson.cpp).
   if (r.data() == p.data() || r.data() == mid.data() || mid.data() == p.data())
     throw InputError("normal_cg_residual: p, mid and r must be three different fields");
   if (mdag_first) Mdag(mid, p);
   else M(mid, p);
-  blas::re_dot(mid, mid, pAp, exec_);
+  if (shift == 0.0) blas::re_dot(mid, mid, pAp, exec_);
   if (mdag_first) M(Ap, mid);
   else Mdag(Ap, mid);
+  if (shift != 0.0) {
+    blas::axpy(shift, p, Ap, exec_);
+    blas::re_dot(p, Ap, pAp, exec_);
+  }
   blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
 }
 

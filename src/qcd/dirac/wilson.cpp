@@ -316,11 +316,11 @@ class WilsonFamily final : public DiracOperator {
     apply(t, s, false, &f);
   }
   void Mdag(SpinorField& out, const SpinorField& in) const override { apply(out, in, true); }
-  // CGNR/CGNE's step: |B p|^2 in B's last kernel, r's update in B^dagger's (same conditions as
-  // the BiCGstab folds).
+  // CGNR/CGNE's step: |B p|^2 (+ shift |p|^2) in B's last kernel, r's update in B^dagger's
+  // (same conditions as the BiCGstab folds); with a shift that kernel reads p as the fold's w.
   void normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r, blas::Slot r2,
-                          blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const override {
-    if (!folds()) return DiracOperator::normal_cg_residual(Ap, mid, p, r, r2, pAp, r2_new, mdag_first);
+                          blas::Slot pAp, blas::Slot r2_new, bool mdag_first, double shift) const override {
+    if (!folds()) return DiracOperator::normal_cg_residual(Ap, mid, p, r, r2, pAp, r2_new, mdag_first, shift);
     const char* who = "wilson normal_cg_residual";
     if (r.data() == p.data() || r.data() == mid.data() || mid.data() == p.data())
       throw InputError(std::string(who) + ": p, mid and r must be three different fields");
@@ -336,8 +336,10 @@ class WilsonFamily final : public DiracOperator {
     update.sums_mirror = blas::slot_address(who, "r2_new", r2_new, exec_, true);
     update.r2 = blas::slot_address(who, "r2", r2, exec_, false);
     update.pAp = norm.sums;
-    apply(mid, p, mdag_first, &norm);    // mid = B p; |mid|^2
-    apply(r, mid, !mdag_first, &update);  // r -= alpha B^dagger mid; |r|^2
+    norm.shift = update.shift = shift;
+    if (shift != 0.0) update.w = &p;
+    apply(mid, p, mdag_first, &norm);    // mid = B p; |mid|^2 + shift |p|^2
+    apply(r, mid, !mdag_first, &update);  // r -= alpha (B^dagger mid + shift p); |r|^2
   }
   void M_full(SpinorField& out, const SpinorField& in) const override {
     check_field(out, full_params(), "M_full (out)");

@@ -93,6 +93,7 @@ struct WilsonDslashKernel {
   bool has_x;
   bool cg_update;                // DslashFold::cg with cg_update: out is CG's residual
   const double *cg_r2, *cg_pAp;  // its alpha's slots
+  real cg_shift;                 // DslashFold::cg's shift (w = p in the update)
   int fuse;
   int mode;                      // HaloView::mode
   int cut[4];
@@ -352,7 +353,7 @@ struct WilsonDslashKernel {
       return {{ts.v[0], ts.v[1], ts.v[2], ws.v[0], ws.v[1], wt.v[0], wt.v[1]}};
     }
     if constexpr (Fold == DslashFold::r0v) return cdot_norm(w.load(s - w_shift), r);
-    if constexpr (Fold == DslashFold::cg) return {{norm2(r), 0.0, 0.0}};
+    if constexpr (Fold == DslashFold::cg) return {{norm2(r) + static_cast<double>(cg_shift) * norm2(xs), 0.0, 0.0}};
     (void)s;
     (void)xs;
     return {};
@@ -386,8 +387,14 @@ struct WilsonDslashKernel {
       if (cg_update) {
         const real alpha = static_cast<real>(blas::detail::cg_alpha(*cg_r2, *cg_pAp));
         Spinor<real> res = out.load(s - out_shift);
-        for (int sp = 0; sp < 4; ++sp)
-          for (int k = 0; k < 3; ++k) res.s[sp].c[k] -= alpha * r.s[sp].c[k];
+        if (cg_shift != real(0)) {  // A p = v + shift p
+          const Spinor<real> ps = w.load(s - w_shift);
+          for (int sp = 0; sp < 4; ++sp)
+            for (int k = 0; k < 3; ++k) res.s[sp].c[k] -= alpha * (r.s[sp].c[k] + cg_shift * ps.s[sp].c[k]);
+        } else {
+          for (int sp = 0; sp < 4; ++sp)
+            for (int k = 0; k < 3; ++k) res.s[sp].c[k] -= alpha * r.s[sp].c[k];
+        }
         out.store(s - out_shift, res);
         return {{norm2(res), 0.0, 0.0}};
       }
@@ -642,6 +649,7 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   k.cg_update = call.fold.kind == DslashFold::cg && call.fold.cg_update;
   k.cg_r2 = call.fold.r2;
   k.cg_pAp = call.fold.pAp;
+  k.cg_shift = static_cast<real>(call.fold.kind == DslashFold::cg ? call.fold.shift : 0.0);
   k.fwd = call.dagger ? real(1) : real(-1);
   k.ifwd = call.dagger ? 1 : -1;
   k.fuse = call.fuse;

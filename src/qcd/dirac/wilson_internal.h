@@ -37,10 +37,12 @@ bool dslash_fold_pays(Precision p);
 // CG on the normal equations (DiracOperator::normal_cg_residual) folds into the last kernels of
 // its two operator applications, with one sum each (queued into one slot and its mirror, no
 // finisher):
-//   cg             sums {|out|^2}: p^dagger A p = |B p|^2 from the intermediate B p
-//   cg, cg_update  out is CG's residual r, updated in place: r -= alpha v with v the kernel's
-//                  value, never stored, alpha = cg_alpha(*r2, *pAp) read on the device as
-//                  blas::cg_residual reads it; sums {|r|^2}
+//   cg             sums {|out|^2 + shift |x|^2}: p^dagger A p = |B p|^2 + shift |p|^2 from the
+//                  intermediate B p and the kernel's x, which is p (A = B^dagger B + shift)
+//   cg, cg_update  out is CG's residual r, updated in place: r -= alpha (v + shift w) with v the
+//                  kernel's value, never stored, w = p (read only where shift is not 0), alpha =
+//                  cg_alpha(*r2, *pAp) read on the device as blas::cg_residual reads it; sums
+//                  {|r|^2}
 struct DslashFold {
   enum Kind : int { none = 0, r0v = 1, ts = 2, cg = 3 };
   int kind = none;
@@ -53,6 +55,7 @@ struct DslashFold {
   double *rho_next = nullptr, *rho_next_mirror = nullptr, *beta = nullptr, *beta_mirror = nullptr;
   bool cg_update = false;
   const double *r2 = nullptr, *pAp = nullptr;
+  double shift = 0.0;  // cg: A = B^dagger B + shift
 };
 
 // GLUON_GPU_SITE_THREADS, read at each launch (tests, `gluon bench dslash --ab-env`): 1 or 2

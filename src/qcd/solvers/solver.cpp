@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,20 @@ std::string sci(double v) {
 namespace {
 double vector_reals(const SpinorFieldParams& p) {
   return static_cast<double>(p.sites()) * p.reals_per_site();
+}
+}  // namespace
+
+namespace {
+// GLUON_SHIFT_FOLD=0: a shifted CG step takes the default sequence (the operator, then blas::axpy,
+// re_dot and cg_residual), as before the shift joined the operator's own step (A/B runs).
+bool shift_fold_off() {
+  static const bool off = [] {
+    const char* e = std::getenv("GLUON_SHIFT_FOLD");
+    if (!e || !*e) return false;
+    if (std::string(e) == "0") return true;
+    throw InputError("GLUON_SHIFT_FOLD: expected 0 (or unset), found '" + std::string(e) + "'");
+  }();
+  return off;
 }
 }  // namespace
 
@@ -70,26 +85,27 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
       o->M_ts(t, s, r0, slots);
     };
   }  // (BiCGstab iterates on M alone)
-  if (shift == 0.0 && (form == Form::M || (form == Form::normal && op.hermitian_positive()))) {
-    L.apply_residual = [o](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
-                           blas::Slot r2_new) { o->M_cg_residual(Ap, p, r, r2, pAp, r2_new); };
-  } else if (shift == 0.0) {
-    // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2, summed from the intermediate B p,
-    // which streams one vector for the dot instead of p and A p (CGNR's alpha as CGLS has it;
-    // also never negative in rounding). DiracOperator::normal_cg_residual.
-    auto mid = std::make_shared<SpinorField>(L.params);
-    const bool mdag_first = form == Form::mmdag;
-    L.apply_residual = [o, mid, mdag_first](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
-                                            blas::Slot pAp, blas::Slot r2_new) {
-      o->normal_cg_residual(Ap, *mid, p, r, r2, pAp, r2_new, mdag_first);
+  // CG's step on A + shift, the shift inside the operator's step (multi-shift CG and its
+  // refinements: RHMC's shifts are all positive, and while the shift was a separate axpy, re_dot
+  // and cg_residual, none of their steps ran the fused kernels).
+  if (form == Form::M || (form == Form::normal && op.hermitian_positive())) {
+    const bool plain = shift != 0.0 && shift_fold_off();
+    L.apply_residual = [o, shift, plain](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                         blas::Slot pAp, blas::Slot r2_new) {
+      if (plain) o->DiracOperator::M_cg_residual(Ap, p, r, r2, pAp, r2_new, shift);
+      else o->M_cg_residual(Ap, p, r, r2, pAp, r2_new, shift);
     };
   } else {
-    const auto apply = L.apply;
-    L.apply_residual = [apply, ex](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
-                                   blas::Slot pAp, blas::Slot r2_new) {
-      apply(Ap, p);
-      blas::re_dot(p, Ap, pAp, ex);
-      blas::cg_residual(r2, pAp, Ap, r, r2_new, ex);
+    // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2 (+ shift |p|^2), summed from the
+    // intermediate B p, which streams one vector for the dot instead of p and A p (CGNR's alpha
+    // as CGLS has it; also never negative in rounding). DiracOperator::normal_cg_residual.
+    auto mid = std::make_shared<SpinorField>(L.params);
+    const bool mdag_first = form == Form::mmdag;
+    const bool plain = shift != 0.0 && shift_fold_off();
+    L.apply_residual = [o, mid, mdag_first, shift, plain](SpinorField& Ap, const SpinorField& p, SpinorField& r,
+                                                          blas::Slot r2, blas::Slot pAp, blas::Slot r2_new) {
+      if (plain) o->DiracOperator::normal_cg_residual(Ap, *mid, p, r, r2, pAp, r2_new, mdag_first, shift);
+      else o->normal_cg_residual(Ap, *mid, p, r, r2, pAp, r2_new, mdag_first, shift);
     };
   }
   return L;

@@ -80,24 +80,28 @@ class DiracOperator {
   // kernel reads `in` at every output site anyway (even-odd staggered: m^2 in - D D in) folds the
   // dot into it and saves streaming both vectors again.
   virtual void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const;
-  // CG's operator step with its residual update: p^dagger M p into slot pAp, then
-  // r -= alpha M p and |r|^2 into slot r2_new, alpha = |r|^2 / p^dagger M p read from slots r2
-  // and pAp on the device as blas::cg_residual does (0 unless p^dagger M p is positive and
+  // CG's operator step with its residual update, for A = M + shift: p^dagger A p into slot pAp,
+  // then r -= alpha A p and |r|^2 into slot r2_new, alpha = |r|^2 / p^dagger A p read from slots
+  // r2 and pAp on the device as blas::cg_residual does (0 unless p^dagger A p is positive and
   // finite). pAp names two consecutive slots, the second scratch. `Ap` is scratch of
-  // vector_params(): the default, M_dot into it and then blas::cg_residual, stores M p there;
-  // even-odd staggered (not split, not the CPU vector kernel, double or single) never stores M p:
-  // its first kernel sums p^dagger M p = m^2 |p|^2 + |D_oe p|^2 (D_eo = -D_oe^dagger) and its
-  // second updates r.
+  // vector_params(): the default (M_dot, or M and blas::axpy and blas::re_dot with a shift, then
+  // blas::cg_residual) stores A p there; even-odd staggered (not split, not the CPU vector kernel,
+  // double or single) never stores it: its first kernel sums p^dagger A p = (m^2 + shift) |p|^2 +
+  // |D_oe p|^2 (D_eo = -D_oe^dagger) and its second updates r. The shift is multi-shift CG's
+  // (RHMC's shifts are all positive) and its refinements' (cg_shifted).
   virtual void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
-                             blas::Slot r2_new) const;
-  // The same step for CG on the normal equations, A = B^dagger B with B = M (CGNR) or, when
-  // mdag_first, B = M^dagger (CGNE: A = M M^dagger): mid = B p, p^dagger A p = |mid|^2 into slot
-  // pAp (two slots, the second scratch), then r -= alpha B^dagger mid and |r|^2 into r2_new.
-  // mid and Ap are scratch of vector_params(). The default runs B, blas::re_dot, B^dagger and
-  // blas::cg_residual; the even-odd Wilson and clover operators, where their BiCGstab folds run,
-  // sum |mid|^2 in B's last kernel and update r in B^dagger's, never storing A p.
+                             blas::Slot r2_new, double shift) const;
+  // The same step for CG on the normal equations, A = B^dagger B + shift with B = M (CGNR) or,
+  // when mdag_first, B = M^dagger (CGNE: A = M M^dagger + shift): mid = B p, p^dagger A p =
+  // |mid|^2 + shift |p|^2 into slot pAp (two slots, the second scratch), then
+  // r -= alpha (B^dagger mid + shift p) and |r|^2 into r2_new. mid and Ap are scratch of
+  // vector_params(). The default runs B, blas::re_dot, B^dagger and blas::cg_residual (with a
+  // shift: B^dagger, blas::axpy and blas::re_dot of p and A p); the even-odd Wilson and clover
+  // operators, where their BiCGstab folds run, sum p^dagger A p in B's last kernel (which reads p
+  // anyway) and update r in B^dagger's (reading p once more only with a shift), never storing A p.
   virtual void normal_cg_residual(SpinorField& Ap, SpinorField& mid, const SpinorField& p, SpinorField& r,
-                                  blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first) const;
+                                  blas::Slot r2, blas::Slot pAp, blas::Slot r2_new, bool mdag_first,
+                                  double shift) const;
   // BiCGstab's operator applications with their reductions (blas.h, same slots):
   //   M_r0v: v = M p, then bicgstab_r0v(r0, v, rho, r0v, alpha)
   //   M_ts:  t = M s, then bicgstab_ts(t, s, r0, slots)

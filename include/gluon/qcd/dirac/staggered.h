@@ -99,10 +99,11 @@ class StaggeredDirac final : public DiracOperator {
   void M(SpinorField& out, const SpinorField& in) const override;
   // Even-odd and not split: the dot rides on the second hop's kernel (its xpay reads in).
   void M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const override;
-  // Even-odd, not split, not the CPU vector kernel, double or single: p^dagger M p rides on the
-  // first hop's kernel and r's update on the second's (dirac.h); M p is never stored.
+  // Even-odd, not split, not the CPU vector kernel, double or single: p^dagger A p rides on the
+  // first hop's kernel and r's update on the second's (dirac.h); A p is never stored. A shift
+  // only changes the mass term's coefficient, m^2 + shift, so it costs nothing there.
   void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
-                     blas::Slot r2_new) const override;
+                     blas::Slot r2_new, double shift) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
   void M_full(SpinorField& out, const SpinorField& in) const override;
@@ -139,6 +140,8 @@ class StaggeredDirac final : public DiracOperator {
 
  private:
   void init_common(FieldOrder order);
+  // M_dot of M + shift (even-odd, not split): the shift joins the mass term, m^2 + shift.
+  void shifted_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp, double shift) const;
   // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields). With
   // `fold` (one parity, not split): a sum over the launched sites queued into slots, or CG's
   // residual update (staggered_dslash.h, StaggeredFold).
