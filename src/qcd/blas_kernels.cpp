@@ -414,7 +414,7 @@ void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shi
   run(Op::multishift, "multishift_update", {{"r", &r}}, args, ex);
 }
 
-void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, SpinorField& r_copy,
+void multishift_base_step(Slot r2, Slot r2_new, const SpinorField& r, SpinorField& p, SpinorField& r_copy,
                           SpinorField* p_save, const runtime::Exec& ex) {
   const char* k = "multishift_base_step";
   const SpinorField* distinct[] = {&r, &p, &r_copy, p_save};
@@ -422,7 +422,10 @@ void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, Spi
     for (int j = i + 1; j < 4; ++j)
       if (distinct[i] != nullptr && distinct[i] == distinct[j])
         throw InputError("blas::multishift_base_step: r, p, r_copy and p_save must be four fields");
-  detail::Args args = coeffs({beta, 0.0});
+  detail::Args args = coeffs();
+  args.in[0] = slot_ptr(k, "r2", r2, ex, false);
+  args.in[1] = args.in[0];  // (no alpha: the step reads beta = r2_new / r2 only)
+  args.in[2] = slot_ptr(k, "r2_new", r2_new, ex, false);
   if (p_save == nullptr)
     run(Op::multishift_base, k, {{"r", &r}, {"p", &p}, {"r_copy", &r_copy}}, args, ex);
   else

@@ -576,9 +576,10 @@ struct MultishiftBaseK {
   static constexpr int nred = 0;
   using R = typename Acc::real;
   Acc r, p, r_copy, p_save;
-  R beta;
+  CgSlots<R> cg;  // beta = r2_new / r2
   bool save_p;
   GLUON_HD void operator()(std::int64_t s) const {
+    const R beta = cg.b();
     const auto vr = r.load(s);
     auto vp = p.load(s);
     if (save_p) p_save.store(s, vp);
@@ -797,7 +798,7 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
       // f: r, p, r_copy, p_save (null: no save)
       const bool save = a.f[3] != nullptr;
       return launch_op("blas_multishift_base", n,
-                       MultishiftBaseK<Acc>{acc(0), acc(1), acc(2), save ? acc(3) : acc(1), ra, save});
+                       MultishiftBaseK<Acc>{acc(0), acc(1), acc(2), save ? acc(3) : acc(1), cg, save});
     }
     case Op::multishift_window: {
       const auto& sh = *a.windows;

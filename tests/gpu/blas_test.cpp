@@ -151,8 +151,13 @@ TEST(BlasGpu, MultishiftWindowMatchesCpu) {
       for (int k = m; k < m + 2 * n; ++k) EXPECT_LT(rel_diff(d[k], h[k]), t) << k;
       // r = m + 2n, p = m + 2n + 1, r_copy = m, p_save = m + 1
       const int rr = m + 2 * n, pp = rr + 1;
-      blas::multishift_base_step(d[rr], d[pp], 0.6, d[m], &d[m + 1], gpu);
-      blas::multishift_base_step(h[rr], h[pp], 0.6, h[m], &h[m + 1], cpu);
+      runtime::ScalarSlots bd(gpu, 2), bh(cpu, 2);  // beta = 0.6 / 1.0 from the slots
+      for (runtime::ScalarSlots* b : {&bd, &bh}) {
+        b->set(0, 1.0);
+        b->set(1, 0.6);
+      }
+      blas::multishift_base_step({&bd, 0}, {&bd, 1}, d[rr], d[pp], d[m], &d[m + 1], gpu);
+      blas::multishift_base_step({&bh, 0}, {&bh, 1}, h[rr], h[pp], h[m], &h[m + 1], cpu);
       EXPECT_LT(rel_diff(d[m], h[rr]), t);
       EXPECT_LT(rel_diff(d[m + 1], h[m + 1]), t);
       EXPECT_LT(rel_diff(d[pp], h[pp]), t);

@@ -637,16 +637,25 @@ TEST(Blas, MultishiftWindowAppliesItsCoefficients) {
     const Reals r0 = reals(r), p0 = reals(pv);
     Reals want(p0.size());
     for (std::size_t k = 0; k < want.size(); ++k) want[k] = r0[k] + 0.25 * p0[k];
-    blas::multishift_base_step(r, pv, 0.25, copy, &save, kCpu);
+    // beta = r2_new / r2 from the slots: 1 / 4, then 3 / 2, then 0 where r2 is 0.
+    runtime::ScalarSlots slots(kCpu, 2);
+    slots.set(0, 4.0);
+    slots.set(1, 1.0);
+    blas::multishift_base_step({&slots, 0}, {&slots, 1}, r, pv, copy, &save, kCpu);
     EXPECT_EQ(reals(copy), r0);
     EXPECT_EQ(reals(r), r0);
     EXPECT_LT(rel_diff(reals(save), p0, nrm(p0)), tol(s.prec));
     EXPECT_LT(rel_diff(reals(pv), want, nrm(want)), tol(s.prec));
     const Reals p1 = reals(pv), saved = reals(save);
-    for (std::size_t k = 0; k < want.size(); ++k) want[k] = r0[k] - 0.5 * p1[k];
-    blas::multishift_base_step(r, pv, -0.5, copy, nullptr, kCpu);
+    for (std::size_t k = 0; k < want.size(); ++k) want[k] = r0[k] + 1.5 * p1[k];
+    slots.set(0, 2.0);
+    slots.set(1, 3.0);
+    blas::multishift_base_step({&slots, 0}, {&slots, 1}, r, pv, copy, nullptr, kCpu);
     EXPECT_EQ(reals(save), saved);
     EXPECT_LT(rel_diff(reals(pv), want, nrm(want)), tol(s.prec));
+    slots.set(0, 0.0);
+    blas::multishift_base_step({&slots, 0}, {&slots, 1}, r, pv, copy, nullptr, kCpu);
+    EXPECT_LT(rel_diff(reals(pv), r0, nrm(r0)), tol(s.prec)) << "beta 0 where r2 is 0";
   }
 }
 
@@ -703,9 +712,11 @@ TEST(Blas, OperandMismatchesAreInputErrors) {
   std::vector<blas::ShiftUpdate> bad{{&x, nullptr, 1, 1, 1}};
   EXPECT_THROW(blas::multishift_update(x, bad, kCpu), InputError);
   SpinorField y = make(d, 54), z = make(d, 55);
-  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, x, nullptr, kCpu), InputError);
-  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, z, &y, kCpu), InputError);
-  EXPECT_THROW(blas::multishift_base_step(x, y, 1.0, xs, nullptr, kCpu), InputError);
+  runtime::ScalarSlots ms(kCpu, 2);
+  EXPECT_THROW(blas::multishift_base_step({&ms, 0}, {&ms, 1}, x, y, x, nullptr, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_base_step({&ms, 0}, {&ms, 1}, x, y, z, &y, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_base_step({&ms, 0}, {&ms, 1}, x, y, xs, nullptr, kCpu), InputError);
+  EXPECT_THROW(blas::multishift_base_step({&ms, 0}, {&ms, 2}, x, y, z, nullptr, kCpu), InputError);
   std::vector<blas::ShiftWindow> win(1);
   win[0].x = &y;
   win[0].p = &xs;

@@ -38,8 +38,6 @@
 //                                one iteration in one pass)
 //   multishift_update(r, shifts) for every shift i: x_i += alpha_i p_i; p_i = zeta_i r + beta_i p_i
 //                                (multi-shift CG; r is read once for all shifts)
-//   multishift_base_step(r, p, beta, r_copy, p_save)
-//                                p_save = p (if given); p = r + beta p; r_copy = r
 //   multishift_window(r_0..r_m-1, shifts)
 //                                m iterations of those updates in one pass, given as coefficients
 //                                of the iterations' residuals (ShiftWindow): each x_i and p_i is
@@ -69,8 +67,13 @@
 //                                       kMaxAxpyTerms - 1; none of them p_next or x). CG with its
 //                                       solution update batched: the earlier directions wait in
 //                                       their own vectors and x is streamed once per batch.
+//   multishift_base_step(r2, r2_new, r, p, r_copy, p_save)
+//                                       p_save = p (if given); p = r + beta p; r_copy = r, in one
+//                                       pass: multi-shift CG's base step under a window
+//                                       (multishift_window records its x update), queued before
+//                                       the host reads the iteration's scalars.
 // with alpha = r2 / pAp when pAp is positive and finite, else 0 (x and r then stay as they were;
-// the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2.
+// the caller sees the breakdown in pAp's mirror), and beta = r2_new / r2 (0 unless r2 > 0).
 // BiCGstab's, where rho, rho_next, alpha, omega and beta name {Re, Im} pairs, r0v the triple
 // {Re <r0, v>, Im <r0, v>, |r0|^2} and ts the kTsSums = 7 sums {Re <t, s>, Im <t, s>, |t|^2,
 // Re <r0, s>, Im <r0, s>, Re <r0, t>, Im <r0, t>}. Each reduction also writes the coefficient the
@@ -139,10 +142,6 @@ struct ShiftUpdate {
 };
 void multishift_update(const SpinorField& r, const std::vector<ShiftUpdate>& shifts,
                        const runtime::Exec& ex);
-// Multi-shift CG's base step under a window (multishift_window records its x update):
-// p_save = p where p_save is given, then p = r + beta p and r_copy = r, in one pass.
-void multishift_base_step(const SpinorField& r, SpinorField& p, double beta, SpinorField& r_copy,
-                          SpinorField* p_save, const runtime::Exec& ex);
 
 // One shift of multishift_window: the updates of up to kMaxShiftWindow iterations in one pass,
 // written in the shift's p at the window's start and the residuals r_j of those iterations
@@ -183,6 +182,8 @@ void cg_step(Slot r2, Slot pAp, Slot r2_new, SpinorField& p, SpinorField& x, con
 void cg_step_batched(Slot r2, Slot pAp, Slot r2_new, const SpinorField& p, SpinorField& p_next,
                      const SpinorField& r, SpinorField* x, const std::vector<AxpyTerm>& terms,
                      const runtime::Exec& ex);
+void multishift_base_step(Slot r2, Slot r2_new, const SpinorField& r, SpinorField& p, SpinorField& r_copy,
+                          SpinorField* p_save, const runtime::Exec& ex);
 void bicgstab_r0v(const SpinorField& r0, const SpinorField& v, Slot rho, Slot r0v, Slot alpha,
                   const runtime::Exec& ex);
 void bicgstab_s(Slot alpha, const SpinorField& v, SpinorField& r, Slot s2, const runtime::Exec& ex);

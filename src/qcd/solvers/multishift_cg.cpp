@@ -176,6 +176,16 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       while (std::any_of(active.begin(), active.end(), [](bool a) { return a; }) && !m.out_of_iterations()) {
         As.apply_residual(Ap, P[base], *r, blas::Slot{&slots, cur}, pAp_slot, blas::Slot{&slots, 1 - cur});
         slots.record();
+        // Windowed, the base step (its beta read from the slots) is queued before the host waits
+        // for them: it runs during the host's round trip, which left the GPU idle 7-9 us an
+        // iteration (bench/results/2026-11-28-multishift-window/, profile). What follows the wait
+        // (the shifts' coefficients, the window's flush, a reliable update) came after it before.
+        int next = 0;
+        if (windowed) {
+          while (next == work || std::find(win.begin(), win.end(), next) != win.end()) ++next;
+          blas::multishift_base_step(blas::Slot{&slots, cur}, blas::Slot{&slots, 1 - cur}, *r, P[base],
+                                     rbuf[static_cast<std::size_t>(next)], win.empty() ? &*p_start : nullptr, exs);
+        }
         slots.wait();
         const double pAp = slots.host(2), r2_new = slots.host(1 - cur);
         m.finite("p^dagger (A + sigma) p", pAp);
@@ -221,10 +231,6 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           zeta[i] = zn;
         }
         if (windowed) {
-          int next = 0;
-          while (next == work || std::find(win.begin(), win.end(), next) != win.end()) ++next;
-          blas::multishift_base_step(*r, P[base], beta, rbuf[static_cast<std::size_t>(next)],
-                                     win.empty() ? &*p_start : nullptr, exs);
           win.push_back(work);
           work = next;
           r = &rbuf[static_cast<std::size_t>(work)];
