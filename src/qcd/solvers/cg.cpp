@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gluon/qcd/blas.h"
+#include "gluon/runtime/error.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -26,7 +27,8 @@ std::string max_iter_reason(const SolverParams& p, double rel) {
 }
 
 SolverResult run_cg(const char* name, const DiracOperator& op, double shift, SpinorField& x,
-                    const SpinorField& b, const SolverParams& p, const DiracOperator* sloppy) {
+                    const SpinorField& b, const SolverParams& p, const DiracOperator* sloppy,
+                    const solvers::detail::StartResidual* start = nullptr) {
   solvers::detail::check_vectors(name, op, x, b);
   solvers::detail::check_sloppy(name, op, sloppy);
   SolverResult res;
@@ -37,7 +39,7 @@ SolverResult run_cg(const char* name, const DiracOperator& op, double shift, Spi
     if (!p.use_initial_guess) blas::zero(x, op.exec());
     const LinearOp A = solvers::detail::make_op(op, Form::normal, shift);
     const LinearOp As = sloppy ? solvers::detail::make_op(*sloppy, Form::normal, shift) : A;
-    if (!solvers::detail::cg_core(A, As, sloppy != nullptr, x, b, p.tol, m))
+    if (!solvers::detail::cg_core(A, As, sloppy != nullptr, x, b, p.tol, m, start))
       failure = max_iter_reason(p, res.true_residual);
   } catch (const Failure& f) {
     failure = f.reason;
@@ -67,6 +69,16 @@ SolverResult cg_shifted(const DiracOperator& op, double shift, SpinorField& x, c
                         const SolverParams& params, const DiracOperator* sloppy) {
   return run_cg("cg (shifted)", op, shift, x, b, params, sloppy);
 }
+
+namespace solvers::detail {
+SolverResult cg_shifted_from(const DiracOperator& op, double shift, SpinorField& x, const SpinorField& b,
+                             const StartResidual& start, const SolverParams& params, const DiracOperator* sloppy) {
+  if (!params.use_initial_guess)
+    throw InputError("cg_shifted_from: the start residual is that of the given x (use_initial_guess)");
+  check_vectors("cg (shifted)", op, *start.r, b);
+  return run_cg("cg (shifted)", op, shift, x, b, params, sloppy, &start);
+}
+}  // namespace solvers::detail
 
 SolverResult cgnr(const DiracOperator& op, SpinorField& x, const SpinorField& b, const SolverParams& p,
                   const DiracOperator* sloppy) {

@@ -296,7 +296,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           q.max_iter = left;
           q.use_initial_guess = true;
           q.throw_on_failure = false;
-          const SolverResult rr = cg_shifted(op, shifts[i], x[i], b, q, sloppy);
+          // tmp = b - (A + sigma_i) x_i, as the refinement's first step would form it again
+          const SolverResult rr = solvers::detail::cg_shifted_from(op, shifts[i], x[i], b, {&tmp, t2}, q, sloppy);
           res.iterations += rr.iterations;
           res.history.insert(res.history.end(), rr.history.begin(), rr.history.end());
           res.reliable_updates += rr.reliable_updates;

@@ -94,13 +94,19 @@ std::string sci(double v);
 // The outer-precision side of a Krylov solve, shared by the CG and BiCGstab cores: |b|^2, the
 // stopping threshold tol^2 |b|^2, the true residual r = b - A x in the outer precision and, for
 // mixed solves, the sloppy residual and solution correction that reliable updates fold into x.
-// The constructor computes the initial residual; done() is true when nothing is left to do
-// (b = 0, x set to 0; or the initial x already meets tol). `solver` picks the default delta
-// (reliable_delta): cg for the CG core (CG, CGNR, CGNE), or bicgstab.
+// The constructor computes the initial residual, or takes it from `start` (b - A x of the given
+// x in the outer precision and its |.|^2, which the caller has just formed: multi-shift CG's check
+// of a shift before refining it); done() is true when nothing is left to do (b = 0, x set to 0;
+// or the initial x already meets tol). `solver` picks the default delta (reliable_delta): cg for
+// the CG core (CG, CGNR, CGNE), or bicgstab.
+struct StartResidual {
+  const SpinorField* r = nullptr;
+  double r2 = 0.0;
+};
 class ReliableSolution {
  public:
   ReliableSolution(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
-                   double tol, Monitor& m, SolverType solver);
+                   double tol, Monitor& m, SolverType solver, const StartResidual* start = nullptr);
   bool done() const { return done_; }
   SpinorField& R() { return mixed_ ? rs_ : r_; }   // residual the iteration updates
   SpinorField& X() { return mixed_ ? xs_ : x_; }   // solution (mixed: correction since the last update)
@@ -136,6 +142,11 @@ std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy)
 // `mixed` (As on its own vectors). Adds its iterations/history/flops to m.result(); sets
 // m.result().true_residual. Returns true when the true residual met params.tol. Throws Failure.
 bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
-             double tol, Monitor& m);
+             double tol, Monitor& m, const StartResidual* start = nullptr);
+
+// cg_shifted (cg.h) from x with its residual b - (A + shift) x already formed (multi-shift CG's
+// refinements): the same solve, less the operator application that would form it again.
+SolverResult cg_shifted_from(const DiracOperator& op, double shift, SpinorField& x, const SpinorField& b,
+                             const StartResidual& start, const SolverParams& params, const DiracOperator* sloppy);
 
 }  // namespace gluon::qcd::solvers::detail
