@@ -10,10 +10,11 @@
 //       the base system that CG iterates; the others follow through the zeta recurrence (Jegerlehner,
 //       hep-lat/9612014) and stop being updated once |zeta_i r| <= tol_i |b|. The base system's
 //       step is CG's (p^dagger A p, alpha and r -= alpha A p on the device, in the operator's last
-//       kernel where it has the fold), the host waiting once an iteration for the scalars the
-//       shifts' coefficients need. The shifts' updates are applied params.multishift_window
-//       iterations at a time (default 8): the base step (blas::multishift_base_step) forms the
-//       next p and keeps the residual in a vector of its own, and one pass
+//       kernel where it has the fold, its shift included: DiracOperator::M_cg_residual), the host
+//       waiting once an iteration for the scalars the shifts' coefficients need. The shifts'
+//       updates are applied params.multishift_window iterations at a time (default 8): the base
+//       step (blas::multishift_base_step, queued ahead of that wait, beta read on the device)
+//       forms the next p and keeps the residual in a vector of its own, and one pass
 //       (blas::multishift_window) then applies the window's recorded solution updates of every
 //       shift and p updates of the others, each x_i and p_i read and written once; with window 1
 //       one kernel (blas::multishift_update) updates all active x_i and p_i every iteration.
@@ -23,7 +24,7 @@
 //       At the end each shift's true residual |b - (A + sigma_i) x_i| / |b| is computed in the
 //       outer precision; a shift above its tolerance (the base shift rarely, the others often
 //       after a low-precision sloppy multi-shift) is refined by (mixed-precision) cg_shifted from
-//       its x_i, as QUDA does.
+//       its x_i, as QUDA does, starting from the residual that check formed.
 //
 //   MultiShiftResult   total (the whole solve: iterations of the multi-shift loop plus the
 //                      refinements, seconds, gflops, history of the base system) and per shift:
