@@ -303,6 +303,16 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
     for (std::size_t i = 0; i < shifts.size(); ++i) EXPECT_LE(res[i], tols[i]) << "shift " << shifts[i];
     EXPECT_EQ(j["shift_iterations"].size(), shifts.size());
     EXPECT_EQ(j["shift_refine_iterations"].size(), shifts.size());
+    const auto rit = j["shift_refine_iterations"].get<std::vector<int>>();
+    const auto rsec = j["shift_refine_seconds"].get<std::vector<double>>();
+    ASSERT_EQ(rsec.size(), shifts.size());
+    double refine_total = 0.0;
+    for (std::size_t i = 0; i < shifts.size(); ++i) {
+      if (rit[i] == 0) EXPECT_EQ(rsec[i], 0.0) << "shift " << shifts[i] << ": no refinement ran";
+      else EXPECT_GT(rsec[i], 0.0) << "shift " << shifts[i];
+      refine_total += rsec[i];
+    }
+    EXPECT_LT(refine_total, j["seconds"].get<double>());
     if (args.find("--shift-tols") != std::string::npos) EXPECT_EQ(tols[2], 1e-6);
     EXPECT_GT(j["iterations"].get<int>(), 0);
     EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);

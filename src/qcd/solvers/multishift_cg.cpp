@@ -72,6 +72,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
   out.true_residual.assign(n, 0.0);
   out.shift_iterations.assign(n, 0);
   out.refine_iterations.assign(n, 0);
+  out.refine_seconds.assign(n, 0.0);
   Monitor m(name, p, res);
   std::string failure;
   try {
@@ -303,6 +304,7 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           res.reliable_updates += rr.reliable_updates;
           res.flops += rr.flops;
           out.refine_iterations[i] = rr.iterations;
+          out.refine_seconds[i] = rr.seconds;
           rel = rr.true_residual;
           if (!rr.converged && failure.empty())
             failure = "refinement of shift " + std::to_string(i) + " (sigma " + sci(shifts[i]) + ") failed: " + rr.failure;

@@ -28,8 +28,9 @@
 //
 //   MultiShiftResult   total (the whole solve: iterations of the multi-shift loop plus the
 //                      refinements, seconds, gflops, history of the base system) and per shift:
-//                      true residual, the multi-shift iteration at which it converged (or stopped)
-//                      and the refinement iterations.
+//                      true residual, the multi-shift iteration at which it converged (or stopped),
+//                      and the refinement's iterations and seconds (0 where none ran): what a
+//                      mixed-precision solve spends past its sloppy loop.
 #include <vector>
 
 #include "gluon/qcd/solvers/solver.h"
@@ -41,6 +42,7 @@ struct MultiShiftResult {
   std::vector<double> true_residual;
   std::vector<int> shift_iterations;
   std::vector<int> refine_iterations;
+  std::vector<double> refine_seconds;
   bool converged = false;
 };
 
