@@ -77,7 +77,7 @@ struct WilsonDslashKernel {
 
   G u;
   S out, in, x;
-  S w;  // DslashFold::r0v's r0 (else a copy of out, never read)
+  S w;  // the fold's w: BiCGstab's r0, or CG's p with a shift (else a copy of out, never read)
   C clov;
   SiteIndexer idx;
   // Site indices are 32-bit (Geometry: local volume <= kMaxLocalVolume): half the registers and
@@ -622,7 +622,8 @@ WilsonDslashKernel<Store, R> make_wilson_kernel(const DslashCall& call) {
   k.in = make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.in));
   k.x = call.x ? make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*call.x)) : k.out;
   const SpinorField* w = call.fold.w;
-  if (w && call.ex.on_device()) require_blocked(w->layout(), "wilson dslash: the fold's r0 spinor");
+  if (w && call.ex.on_device())
+    require_blocked(w->layout(), "wilson dslash: the fold's w spinor (r0, or p with a shift)");
   k.w = w ? make_spinor_accessor<Store, 4, true>(const_cast<SpinorField&>(*w)) : k.out;
   k.w_shift = w ? static_cast<int>(parity_shift(*w, call.parity)) : 0;
   if (call.c) k.clov = make_clover_accessor<Store, true>(const_cast<CloverField&>(*call.c));
