@@ -353,7 +353,11 @@ struct WilsonDslashKernel {
       return {{ts.v[0], ts.v[1], ts.v[2], ws.v[0], ws.v[1], wt.v[0], wt.v[1]}};
     }
     if constexpr (Fold == DslashFold::r0v) return cdot_norm(w.load(s - w_shift), r);
-    if constexpr (Fold == DslashFold::cg) return {{norm2(r) + static_cast<double>(cg_shift) * norm2(xs), 0.0, 0.0}};
+    if constexpr (Fold == DslashFold::cg) {
+      // (|x|^2 only with a shift: an unshifted CG step, CGNR's every step, need not sum it)
+      const double shifted = cg_shift != real(0) ? static_cast<double>(cg_shift) * norm2(xs) : 0.0;
+      return {{norm2(r) + shifted, 0.0, 0.0}};
+    }
     (void)s;
     (void)xs;
     return {};
