@@ -660,26 +660,31 @@ constexpr bool pairing_free(Op op) {
   }
 }
 
+// Whether every spinor operand of op (the fields, the shifts' x and p, the axpy terms) is stored in
+// `order`; an absent one (nullptr) counts as such.
+inline bool every_operand_in(Op op, const Args& a, FieldOrder order) {
+  auto in = [order](const SpinorField* f) { return f == nullptr || f->layout().order == order; };
+  for (const SpinorField* f : a.f)
+    if (!in(f)) return false;
+  if (op == Op::multishift)
+    for (const ShiftUpdate& u : *a.shifts)
+      if (!in(u.x) || !in(u.p)) return false;
+  if (op == Op::multishift_window)
+    for (const ShiftWindow& u : *a.windows)
+      if (!in(u.x) || !in(u.p)) return false;
+  if (a.terms != nullptr)
+    for (const AxpyTerm& t : *a.terms)
+      if (!in(t.v)) return false;
+  return true;
+}
+
 // Tiled operands (field_layout.h) cost a strided load per real when read a site at a time (1.3-1.8x
 // the time of site_major on the 2-core Zen 5 VM). When every operand is tiled, an op that is
 // pairing_free runs on the storage viewed as site_major instead: the same reals in the same
 // places, grouped into other "sites", which changes nothing but the order of a reduction's sum.
 // Half precision keeps a norm per real site, so it never takes the view.
 inline bool flat_view(Op op, const Args& a, bool half) {
-  if (half || !pairing_free(op)) return false;
-  auto tiled = [](const SpinorField* f) { return f == nullptr || f->layout().order == FieldOrder::tiled; };
-  for (const SpinorField* f : a.f)
-    if (!tiled(f)) return false;
-  if (op == Op::multishift)
-    for (const ShiftUpdate& u : *a.shifts)
-      if (!tiled(u.x) || !tiled(u.p)) return false;
-  if (op == Op::multishift_window)
-    for (const ShiftWindow& u : *a.windows)
-      if (!tiled(u.x) || !tiled(u.p)) return false;
-  if (a.terms != nullptr)
-    for (const AxpyTerm& t : *a.terms)
-      if (!tiled(t.v)) return false;
-  return true;
+  return !half && pairing_free(op) && every_operand_in(op, a, FieldOrder::tiled);
 }
 
 template <class Acc>
@@ -831,21 +836,7 @@ Sums run_acc(Op op, const Args& a, const runtime::Exec& ex) {
 // that assume it (BlockedOnDevice). The generic accessor also carries the site-major path, whose
 // registers (68 for CG's axpy_norm2 in double, 84 for its x/p update: Nsight Compute on an H200)
 // held those kernels to 37.5% occupancy and 2.2-3.2 TB/s.
-inline bool all_blocked(Op op, const Args& a) {
-  auto blocked = [](const SpinorField* f) { return f == nullptr || f->layout().order == FieldOrder::blocked; };
-  for (const SpinorField* f : a.f)
-    if (!blocked(f)) return false;
-  if (op == Op::multishift)
-    for (const ShiftUpdate& u : *a.shifts)
-      if (!blocked(u.x) || !blocked(u.p)) return false;
-  if (op == Op::multishift_window)
-    for (const ShiftWindow& u : *a.windows)
-      if (!blocked(u.x) || !blocked(u.p)) return false;
-  if (a.terms != nullptr)
-    for (const AxpyTerm& t : *a.terms)
-      if (!blocked(t.v)) return false;
-  return true;
-}
+inline bool all_blocked(Op op, const Args& a) { return every_operand_in(op, a, FieldOrder::blocked); }
 
 template <class Store>
 Sums run_store(Op op, const Args& a, const runtime::Exec& ex) {
