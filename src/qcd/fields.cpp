@@ -18,7 +18,11 @@ std::string to_string(Precision p) {
   return "?";
 }
 
-std::string to_string(Reconstruct r) { return "r" + std::to_string(static_cast<int>(r)); }
+// Appended, not "r" + std::string: GCC 12 warns (-Wrestrict) on that operator+'s inlined insert.
+std::string to_string(Reconstruct r) {
+  std::string s = "r";
+  return s += std::to_string(static_cast<int>(r));
+}
 
 Precision parse_precision(const std::string& s) {
   if (s == "double" || s == "fp64" || s == "d") return Precision::double_;

@@ -20,10 +20,9 @@ namespace {
 
 
 std::vector<std::pair<int, int>> grids_that_fit(int size) {
-  std::vector<std::pair<int, int>> g{{1, 1}};
-  if (size >= 2) g.insert(g.end(), {{1, 2}, {2, 1}});
-  if (size >= 4) g.insert(g.end(), {{2, 2}, {1, 4}, {4, 1}, {3, 1}});
-  return g;
+  const std::vector<std::pair<int, int>> all{{1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 4}, {4, 1}, {3, 1}};
+  const std::size_t fit = size >= 4 ? all.size() : size >= 2 ? 3 : 1;
+  return {all.begin(), all.begin() + static_cast<std::ptrdiff_t>(fit)};
 }
 
 }  // namespace

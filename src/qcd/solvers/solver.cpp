@@ -171,7 +171,7 @@ std::string Monitor::describe_failure(const std::string& reason) const {
   const std::size_t k = std::min<std::size_t>(h.size(), 5);
   if (k > 0) {
     m += "; relative residual history, last " + std::to_string(k) + " of " + std::to_string(h.size()) + ":";
-    for (std::size_t i = h.size() - k; i < h.size(); ++i) m += " " + sci(h[i]);
+    for (std::size_t i = h.size() - k; i < h.size(); ++i) (m += ' ') += sci(h[i]);
   }
   return m;
 }
@@ -235,7 +235,7 @@ void check_sloppy(const char* solver, const DiracOperator& op, const DiracOperat
 
 std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy) {
   std::string n = to_string(op.params().precision);
-  if (sloppy != nullptr) n += "-" + to_string(sloppy->params().precision);
+  if (sloppy != nullptr) (n += '-') += to_string(sloppy->params().precision);  // (not "-" + ...: -Wrestrict)
   return n;
 }
 
