@@ -584,6 +584,10 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   }
   j["reliable_updates"] = r.reliable_updates;
   if (mixed) j["reliable_delta"] = r.reliable_delta;
+  if (type != qcd::SolverType::bicgstab) {  // CG's look-ahead (SolverParams::cg_lookahead)
+    j["lookaheads"] = r.lookaheads;
+    j["lookaheads_void"] = r.lookaheads_void;
+  }
   j["seconds"] = r.seconds;
   j["repeat"] = so.repeat;
   j["seconds_all"] = times;

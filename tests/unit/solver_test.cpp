@@ -15,6 +15,7 @@
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/dirac.h"
+#include "gluon/qcd/dirac/staggered.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/random_fields.h"
@@ -593,6 +594,18 @@ TEST(SolverInput, BadArgumentsAreInputErrors) {
     }
   }
   p.multishift_window = 8;
+  for (int bad : {-2, 2}) {
+    p.cg_lookahead = bad;
+    try {
+      cg(op, x, b, p);
+      ADD_FAILURE() << "no error for cg_lookahead " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("cg_lookahead: expected -1 (on a GPU), 0 or 1, found " + std::to_string(bad)),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  p.cg_lookahead = -1;
   EXPECT_THROW(multishift_cg(op, xv, b, {}, {}, p), InputError);
   EXPECT_THROW(multishift_cg(op, xv, b, {0.1, 0.2}, {1e-8}, p), InputError);
   TestDirac other(Geometry({4, 4, 4, 6}), 1, nonhermitian(), Precision::single, kCpu);
@@ -730,6 +743,60 @@ TEST(SolverOnDirac, WilsonFamilyMultiShiftWithPositiveShifts) {
         EXPECT_LE(std::sqrt(blas::xmy_norm2(s.b_pc, t, kCpu) / blas::norm2(s.b_pc, kCpu)), 1.5 * tols[i]);
       }
     }
+  }
+}
+
+// CG's look-ahead (SolverParams::cg_lookahead) queues the next iteration's first kernel before
+// the host reads this one's scalars: the same kernels on the same data in the same order, so the
+// same bits, in pure double, double-single (the folded hops) and double-half, for CG, a shifted CG
+// and multi-shift CG's refinements; and it did look ahead (the test is not vacuous).
+TEST(SolverOnDirac, StaggeredCgLookAheadKeepsEveryBit) {
+  const Geometry g({4, 4, 4, 8});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 4, kCpu);
+  for (Precision sloppy : {Precision::single, Precision::half}) {
+    RealSetup s = real_setup(DiracType::staggered, 0.2, sloppy, u);
+    // Site-major fields: the scalar kernel, whose CG step in double and single is the two folded
+    // hops (half: M_dot and blas::cg_residual), so both splits are covered.
+    ASSERT_FALSE(dynamic_cast<const StaggeredDirac&>(*s.sloppy).vectorised());
+    for (const DiracOperator* sl : std::vector<const DiracOperator*>{nullptr, s.sloppy.get()}) {
+      if (!sl && sloppy == Precision::half) continue;  // (pure double once)
+      SCOPED_TRACE(sl ? "mixed, sloppy " + to_string(sloppy) : "double");
+      for (double shift : {0.0, 0.05}) {
+        SCOPED_TRACE(shift);
+        SolverParams p;
+        p.tol = 1e-10;
+        p.cg_lookahead = 0;
+        SpinorField x0(s.op->vector_params()), x1(s.op->vector_params());
+        const SolverResult r0 = cg_shifted(*s.op, shift, x0, s.b_pc, p, sl);
+        p.cg_lookahead = 1;
+        const SolverResult r1 = cg_shifted(*s.op, shift, x1, s.b_pc, p, sl);
+        ASSERT_TRUE(r0.converged);
+        ASSERT_TRUE(r1.converged);
+        EXPECT_EQ(r0.lookaheads, 0);
+        EXPECT_GT(r1.lookaheads, r1.iterations / 2);
+        EXPECT_LT(r1.lookaheads_void, r1.lookaheads / 4);
+        EXPECT_EQ(r1.iterations, r0.iterations);
+        EXPECT_EQ(r1.reliable_updates, r0.reliable_updates);
+        EXPECT_EQ(r1.history, r0.history);
+        EXPECT_EQ(r1.true_residual, r0.true_residual);
+        EXPECT_EQ(rel_distance(x1, x0), 0.0);
+      }
+    }
+    // Multi-shift CG: its refinements are shifted CG solves.
+    const std::vector<double> shifts{0.001, 0.02, 0.5};
+    std::vector<SpinorField> xs0, xs1;
+    SolverParams p;
+    p.tol = 1e-10;
+    p.cg_lookahead = 0;
+    const MultiShiftResult m0 = multishift_cg(*s.op, xs0, s.b_pc, shifts, {}, p, s.sloppy.get());
+    p.cg_lookahead = 1;
+    const MultiShiftResult m1 = multishift_cg(*s.op, xs1, s.b_pc, shifts, {}, p, s.sloppy.get());
+    ASSERT_TRUE(m0.converged);
+    EXPECT_GT(m1.total.lookaheads, 0);
+    EXPECT_EQ(m1.refine_iterations, m0.refine_iterations);
+    EXPECT_EQ(m1.true_residual, m0.true_residual);
+    for (std::size_t i = 0; i < shifts.size(); ++i) EXPECT_EQ(rel_distance(xs1[i], xs0[i]), 0.0) << i;
   }
 }
 

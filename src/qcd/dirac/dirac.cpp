@@ -40,6 +40,11 @@ void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pA
 
 void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
                                   blas::Slot pAp, blas::Slot r2_new, double shift) const {
+  DiracOperator::M_cg_begin(Ap, p, pAp, shift);
+  DiracOperator::M_cg_end(Ap, p, r, r2, pAp, r2_new, shift);
+}
+
+void DiracOperator::M_cg_begin(SpinorField& Ap, const SpinorField& p, blas::Slot pAp, double shift) const {
   if (shift == 0.0) {
     M_dot(Ap, p, pAp);
   } else {
@@ -47,6 +52,10 @@ void DiracOperator::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorF
     blas::axpy(shift, p, Ap, exec_);
     blas::re_dot(p, Ap, pAp, exec_);
   }
+}
+
+void DiracOperator::M_cg_end(SpinorField& Ap, const SpinorField&, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                             blas::Slot r2_new, double) const {
   blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
 }
 

@@ -427,33 +427,46 @@ void StaggeredDirac::shifted_dot(SpinorField& out, const SpinorField& in, blas::
 
 void StaggeredDirac::M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
                                    blas::Slot pAp, blas::Slot r2_new, double shift) const {
-  // The CPU vector kernel has M_dot folded but not these: there the default is faster. In half
-  // precision the folds measured slower than the default (H200, 32^4, tol 1e-10: improved
-  // staggered double-half at 68-71% of the operator against 71-73%), so they are built for
-  // double and single only (staggered_kernels.h; bench/results/2026-11-25-cg-fold-h200/).
-  if (!params_.even_odd || halo_->active()) return DiracOperator::M_cg_residual(Ap, p, r, r2, pAp, r2_new, shift);
-  if (vectorised() || params_.precision == Precision::half) {
-    shifted_dot(Ap, p, pAp, shift);  // A p = (m^2 + shift) p - D_eo D_oe p, with p^dagger A p
-    blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
-    return;
-  }
-  if (r.data() == p.data()) throw InputError("staggered M_cg_residual: r and p are one field");
-  const char* who = "staggered M_cg_residual";
-  const double m2 = params_.mass * params_.mass + shift;  // M + shift = (m^2 + shift) - D_eo D_oe
+  if (cg_folds() && r.data() == p.data()) throw InputError("staggered M_cg_residual: r and p are one field");
+  M_cg_begin(Ap, p, pAp, shift);
+  M_cg_end(Ap, p, r, r2, pAp, r2_new, shift);
+}
+
+// The CPU vector kernel has M_dot folded but not CG's step: there the default is faster. In half
+// precision the folds measured slower than the default (H200, 32^4, tol 1e-10: improved staggered
+// double-half at 68-71% of the operator against 71-73%), so they are built for double and single
+// only (staggered_kernels.h; bench/results/2026-11-25-cg-fold-h200/).
+bool StaggeredDirac::cg_folds() const {
+  return params_.even_odd && !halo_->active() && !vectorised() && params_.precision != Precision::half;
+}
+
+void StaggeredDirac::M_cg_begin(SpinorField& Ap, const SpinorField& p, blas::Slot pAp, double shift) const {
+  if (!params_.even_odd || halo_->active()) return DiracOperator::M_cg_begin(Ap, p, pAp, shift);
+  if (!cg_folds()) return shifted_dot(Ap, p, pAp, shift);  // A p = (m^2 + shift) p - D_eo D_oe p, with p^dagger A p
+  const char* who = "staggered M_cg_begin";
   detail::StaggeredFold norms;
   norms.kind = detail::StaggeredFold::cg_norms;
   norms.device = blas::slot_address(who, "pAp", pAp, exec_, false, 2);
   norms.host = blas::slot_address(who, "pAp", pAp, exec_, true, 2);
-  norms.m2 = m2;
+  norms.m2 = params_.mass * params_.mass + shift;  // M + shift = (m^2 + shift) - D_eo D_oe
+  apply(temporary(SiteSubset::odd), p, 1, false, nullptr, 0.0, 1.0, &norms);  // t = D_oe p; p^dagger A p
+}
+
+void StaggeredDirac::M_cg_end(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                              blas::Slot r2_new, double shift) const {
+  if (!params_.even_odd || halo_->active()) return DiracOperator::M_cg_end(Ap, p, r, r2, pAp, r2_new, shift);
+  if (!cg_folds()) return blas::cg_residual(r2, pAp, Ap, r, r2_new, exec_);
+  const char* who = "staggered M_cg_end";
+  if (r.data() == p.data()) throw InputError(std::string(who) + ": r and p are one field");
+  const double m2 = params_.mass * params_.mass + shift;
   detail::StaggeredFold update;
   update.kind = detail::StaggeredFold::cg_residual;
   update.device = blas::slot_address(who, "r2_new", r2_new, exec_, false);
   update.host = blas::slot_address(who, "r2_new", r2_new, exec_, true);
   update.r2 = blas::slot_address(who, "r2", r2, exec_, false);
-  update.pAp = norms.device;
-  SpinorField& t = temporary(SiteSubset::odd);
-  apply(t, p, 1, false, nullptr, 0.0, 1.0, &norms);  // t = D_oe p; p^dagger A p
-  apply(r, t, 0, false, &p, m2, -1.0, &update);       // r -= alpha (m2 p - D_eo t); |r|^2
+  update.pAp = blas::slot_address(who, "pAp", pAp, exec_, false, 2);
+  // t = D_oe p from M_cg_begin: r -= alpha (m2 p - D_eo t); |r|^2
+  apply(r, temporary(SiteSubset::odd), 0, false, &p, m2, -1.0, &update);
 }
 
 void StaggeredDirac::Mdag(SpinorField& out, const SpinorField& in) const {

@@ -302,6 +302,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           res.iterations += rr.iterations;
           res.history.insert(res.history.end(), rr.history.begin(), rr.history.end());
           res.reliable_updates += rr.reliable_updates;
+          res.lookaheads += rr.lookaheads;
+          res.lookaheads_void += rr.lookaheads_void;
           res.flops += rr.flops;
           out.refine_iterations[i] = rr.iterations;
           out.refine_seconds[i] = rr.seconds;

@@ -38,6 +38,17 @@ double vector_reals(const SpinorFieldParams& p) {
 namespace {
 // GLUON_SHIFT_FOLD=0: a shifted CG step takes the default sequence (the operator, then blas::axpy,
 // re_dot and cg_residual), as before the shift joined the operator's own step (A/B runs).
+// GLUON_CG_LOOKAHEAD=0: SolverParams::cg_lookahead's default (-1) off on the GPU too (A/B runs).
+bool lookahead_env_off() {
+  static const bool off = [] {
+    const char* e = std::getenv("GLUON_CG_LOOKAHEAD");
+    if (!e || !*e) return false;
+    if (std::string(e) == "0") return true;
+    throw InputError("GLUON_CG_LOOKAHEAD: expected 0 (or unset), found '" + std::string(e) + "'");
+  }();
+  return off;
+}
+
 bool shift_fold_off() {
   static const bool off = [] {
     const char* e = std::getenv("GLUON_SHIFT_FOLD");
@@ -95,6 +106,15 @@ LinearOp make_op(const DiracOperator& op, Form form, double shift) {
       if (plain) o->DiracOperator::M_cg_residual(Ap, p, r, r2, pAp, r2_new, shift);
       else o->M_cg_residual(Ap, p, r, r2, pAp, r2_new, shift);
     };
+    L.begin_residual = [o, shift, plain](SpinorField& Ap, const SpinorField& p, blas::Slot pAp) {
+      if (plain) o->DiracOperator::M_cg_begin(Ap, p, pAp, shift);
+      else o->M_cg_begin(Ap, p, pAp, shift);
+    };
+    L.end_residual = [o, shift, plain](SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2,
+                                       blas::Slot pAp, blas::Slot r2_new) {
+      if (plain) o->DiracOperator::M_cg_end(Ap, p, r, r2, pAp, r2_new, shift);
+      else o->M_cg_end(Ap, p, r, r2, pAp, r2_new, shift);
+    };
   } else {
     // A = B^+ B (B = M, or M^+ for mmdag): p^+ A p = |B p|^2 (+ shift |p|^2), summed from the
     // intermediate B p, which streams one vector for the dot instead of p and A p (CGNR's alpha
@@ -126,6 +146,9 @@ Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result
   if (p.x_update_batch < 1 || p.x_update_batch > blas::kMaxAxpyTerms)
     throw InputError(solver_ + ": x_update_batch: expected 1 to " + std::to_string(blas::kMaxAxpyTerms) +
                      ", found " + std::to_string(p.x_update_batch));
+  if (p.cg_lookahead < -1 || p.cg_lookahead > 1)
+    throw InputError(solver_ + ": cg_lookahead: expected -1 (on a GPU), 0 or 1, found " +
+                     std::to_string(p.cg_lookahead));
   if (p.multishift_window < 1 || p.multishift_window > blas::kMaxShiftWindow)
     throw InputError(solver_ + ": multishift_window: expected 1 to " + std::to_string(blas::kMaxShiftWindow) +
                      ", found " + std::to_string(p.multishift_window));
@@ -365,24 +388,48 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   };
   SpinorField Ap(As.params);
   blas::copy(dirs[cur_dir], R, exs);
-  // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; slot 2: p^dagger A p
-  // (slot 3: its scratch, LinearOp::apply_residual).
-  runtime::ScalarSlots slots(exs, 4);
-  int cur = 0;
+  // Look-ahead (SolverParams::cg_lookahead): the step's first part for the next p is queued before
+  // the wait. Its p^dagger A p then goes to the other pair of slots, so that it does not overwrite
+  // the one the host is about to read.
+  const int la = m.params().cg_lookahead;
+  const bool lookahead = As.begin_residual && As.end_residual &&
+                         (la == 1 || (la == -1 && exs.on_device() && !lookahead_env_off()));
+  // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; 2 and 4: p^dagger A p,
+  // alternating with look-ahead (3 and 5: their scratch, LinearOp::apply_residual).
+  runtime::ScalarSlots slots(exs, 6);
+  int cur = 0, cur_pap = 0;
   slots.set(cur, r2);
-  const blas::Slot pAp_slot{&slots, 2};
+  auto pap_slot = [&](int j) { return blas::Slot{&slots, 2 + 2 * j}; };
+  bool begun = false;  // the first part for dirs[cur_dir] is queued into pap_slot(cur_pap)
 
-  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2;
+  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2, r2_prev = r2;
   int since_best = 0;
+  // Whether the next iteration's check (on |r|^2 after it, predicted from the last two) is far
+  // enough from a reliable update, the convergence check and the limits to look ahead past it: a
+  // factor 1.5 in |r| from the thresholds (a wrong guess costs the first part once, or the
+  // overlap of one iteration).
+  auto look_past = [&] {
+    if (!lookahead || res.iterations + 2 > m.params().max_iter || since_best + 2 >= kStallIterations) return false;
+    const double next2 = r2 * std::min(1.0, r2 / r2_prev);
+    if (next2 <= 2.25 * stop2) return false;
+    return !(mixed && next2 < 2.25 * delta * delta * rmax * rmax);
+  };
   try {
     while (true) {
       if (m.out_of_iterations()) {
+        res.lookaheads_void += begun ? 1 : 0;
         flush_x();
         return sol.true_r2() <= stop2;
       }
-      const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur};
+      const blas::Slot r2_slot{&slots, cur}, r2_new_slot{&slots, 1 - cur}, pAp_slot = pap_slot(cur_pap);
       SpinorField& p = dirs[cur_dir];
-      As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
+      if (lookahead) {
+        if (!begun) As.begin_residual(Ap, p, pAp_slot);
+        As.end_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);  // R -= alpha A p
+      } else {
+        As.apply_residual(Ap, p, R, r2_slot, pAp_slot, r2_new_slot);
+      }
+      begun = false;
       slots.record();
       const bool add_x = static_cast<int>(pending.size()) + 1 >= batch;
       // p_next = R + beta p; every batch-th iteration (every one for batch 1, where p_next is p
@@ -390,16 +437,23 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       const int next = batch == 1 ? cur_dir : free_dir();
       blas::cg_step_batched(r2_slot, pAp_slot, r2_new_slot, p, dirs[next], R, add_x ? &X : nullptr,
                             add_x ? pending : std::vector<blas::AxpyTerm>{}, exs);
+      if (look_past()) {
+        As.begin_residual(Ap, dirs[next], pap_slot(1 - cur_pap));
+        begun = true;
+        ++res.lookaheads;
+      }
       slots.wait();
-      const double pAp = slots.host(2);
+      const double pAp = slots.host(2 + 2 * cur_pap);
       // Before any check below can throw (and flush pending).
       if (add_x) pending.clear();
       else pending.push_back({&p, blas::detail::cg_alpha(r2, pAp)});
       cur_dir = next;
+      cur_pap = 1 - cur_pap;
       m.finite("p^dagger A p", pAp);
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
                       " <= 0 (the operator is not Hermitian positive definite)"};
+      r2_prev = r2;
       r2 = slots.host(1 - cur);
       cur = 1 - cur;
       m.finite("|r|^2", r2);
@@ -416,7 +470,10 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       if (!claims && !stalled && !(mixed && rn < delta * rmax)) continue;
       // Reliable update (or the convergence check): the true residual in the outer precision.
       // X then holds this iteration's step; p = R + beta p_old is the next direction. Keep
-      // q = beta p_old (R is still the iterated residual here) for the re-projection below.
+      // q = beta p_old (R is still the iterated residual here) for the re-projection below. A
+      // first part queued ahead is void: p changes, and the outer operator may be this one.
+      res.lookaheads_void += begun ? 1 : 0;
+      begun = false;
       flush_x();
       SpinorField& pn = dirs[cur_dir];
       blas::axpy(-1.0, R, pn, exs);
@@ -425,7 +482,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       if (t2 <= stop2) return true;
       const bool worse = t2 > last_true2;
       last_true2 = t2;
-      r2 = t2;
+      r2 = r2_prev = t2;
       slots.set(cur, r2);
       rmax = std::sqrt(t2);
       best2 = t2;

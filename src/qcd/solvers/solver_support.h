@@ -37,6 +37,12 @@ struct LinearOp {
                      blas::Slot alpha)>
       apply_r0v;
   std::function<void(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots)> apply_ts;
+  // apply_residual in its two parts (DiracOperator::M_cg_begin, M_cg_end) where A = M + shift;
+  // unset for A = B^+ B, whose step runs whole.
+  std::function<void(SpinorField& Ap, const SpinorField& p, blas::Slot pAp)> begin_residual;
+  std::function<void(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                     blas::Slot r2_new)>
+      end_residual;
   // Set by cgnr only (A = M^+ M, b = M^+ b_M): the true residual as out = M^+ (b_M - M x), with M x
   // and the difference in the outer precision and M^+ in the sloppy one when `sloppy` (out is then
   // a mixed solve's sloppy residual), else in the outer one. ReliableSolution uses it in place of

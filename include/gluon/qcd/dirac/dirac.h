@@ -91,6 +91,16 @@ class DiracOperator {
   // (RHMC's shifts are all positive) and its refinements' (cg_shifted).
   virtual void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
                              blas::Slot r2_new, double shift) const;
+  // The same step in two parts, so that CG can queue the next iteration's first part before it
+  // waits for this one's scalars (SolverParams::cg_lookahead): M_cg_begin queues p^dagger A p into
+  // pAp (two slots) and leaves what M_cg_end needs in Ap or in the operator's temporaries;
+  // M_cg_end, with the same Ap, p, pAp and shift, then queues r -= alpha A p and |r|^2. Together
+  // they are M_cg_residual. Any other application of this operator between the two may overwrite
+  // its temporaries: M_cg_begin must then be queued again. The defaults are DiracOperator's
+  // M_cg_residual cut after p^dagger A p (the re_dot or M_dot) and before blas::cg_residual.
+  virtual void M_cg_begin(SpinorField& Ap, const SpinorField& p, blas::Slot pAp, double shift) const;
+  virtual void M_cg_end(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                        blas::Slot r2_new, double shift) const;
   // The same step for CG on the normal equations, A = B^dagger B + shift with B = M (CGNR) or,
   // when mdag_first, B = M^dagger (CGNE: A = M M^dagger + shift): mid = B p, p^dagger A p =
   // |mid|^2 + shift |p|^2 into slot pAp (two slots, the second scratch), then

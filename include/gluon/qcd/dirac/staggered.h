@@ -104,6 +104,11 @@ class StaggeredDirac final : public DiracOperator {
   // only changes the mass term's coefficient, m^2 + shift, so it costs nothing there.
   void M_cg_residual(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
                      blas::Slot r2_new, double shift) const override;
+  // Its two parts (dirac.h): the first hop with p^dagger A p, and the second with r's update, the
+  // hop's output t = D_oe p kept in the operator's odd temporary between them.
+  void M_cg_begin(SpinorField& Ap, const SpinorField& p, blas::Slot pAp, double shift) const override;
+  void M_cg_end(SpinorField& Ap, const SpinorField& p, SpinorField& r, blas::Slot r2, blas::Slot pAp,
+                blas::Slot r2_new, double shift) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
   void M_full(SpinorField& out, const SpinorField& in) const override;
@@ -142,6 +147,9 @@ class StaggeredDirac final : public DiracOperator {
   void init_common(FieldOrder order);
   // M_dot of M + shift (even-odd, not split): the shift joins the mass term, m^2 + shift.
   void shifted_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp, double shift) const;
+  // Whether CG's step runs folded into the two hops (even-odd, not split, not the CPU vector
+  // kernel, double or single); elsewhere it is M_dot of M + shift and then blas::cg_residual.
+  bool cg_folds() const;
   // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields). With
   // `fold` (one parity, not split): a sum over the launched sites queued into slots, or CG's
   // residual update (staggered_dslash.h, StaggeredFold).

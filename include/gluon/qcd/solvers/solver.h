@@ -91,6 +91,15 @@ struct SolverParams {
   // residuals, kept in their own vectors: multishift_window + 1 extra vectors in the sloppy
   // precision. 1 updates every shift every iteration; at most blas::kMaxShiftWindow.
   int multishift_window = 8;
+  // CG on an operator whose step splits in two (DiracOperator::M_cg_begin / M_cg_end: even-odd
+  // staggered, and every A = M + shift, as multi-shift CG's refinements run; not CGNR/CGNE): the
+  // next iteration's first part is queued before the host waits for this iteration's scalars, so
+  // that the GPU runs it during the host's round trip, which the p update behind the wait does
+  // not cover in single and half precision. Not for an iteration whose check is likely to end in
+  // a reliable update or the convergence check (p then changes, and the part would be redone).
+  // -1: on when the sloppy operator runs on a GPU (GLUON_CG_LOOKAHEAD=0 turns that off, for A/B
+  // runs); 0: never; 1: always (the CPU tests).
+  int cg_lookahead = -1;
 };
 
 struct SolverResult {
@@ -104,6 +113,9 @@ struct SolverResult {
   int reliable_updates = 0;
   double reliable_delta = 0.0;  // the delta the solve used (0 without a sloppy operator)
   int restarts = 0;  // CG/BiCGstab restarts of the search direction, CGNR extra outer passes
+  // CG look-ahead (SolverParams::cg_lookahead): iterations whose operator step's first part was
+  // queued before the host's wait, and those of them voided (a reliable update or the end followed).
+  int lookaheads = 0, lookaheads_void = 0;
   std::string solver;
   std::string precision;  // "double", "double-single", "double-half", ...
   std::string failure;    // empty when converged
