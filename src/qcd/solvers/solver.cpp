@@ -36,26 +36,25 @@ double vector_reals(const SpinorFieldParams& p) {
 }  // namespace
 
 namespace {
+// An A/B switch read from the environment: true when `name` is 0; unset or empty, false; any other
+// value an InputError.
+bool switched_off(const char* name) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return false;
+  if (std::string(e) == "0") return true;
+  throw InputError(std::string(name) + ": expected 0 (or unset), found '" + e + "'");
+}
+
 // GLUON_SHIFT_FOLD=0: a shifted CG step takes the default sequence (the operator, then blas::axpy,
 // re_dot and cg_residual), as before the shift joined the operator's own step (A/B runs).
-// GLUON_CG_LOOKAHEAD=0: SolverParams::cg_lookahead's default (-1) off on the GPU too (A/B runs).
-bool lookahead_env_off() {
-  static const bool off = [] {
-    const char* e = std::getenv("GLUON_CG_LOOKAHEAD");
-    if (!e || !*e) return false;
-    if (std::string(e) == "0") return true;
-    throw InputError("GLUON_CG_LOOKAHEAD: expected 0 (or unset), found '" + std::string(e) + "'");
-  }();
+bool shift_fold_off() {
+  static const bool off = switched_off("GLUON_SHIFT_FOLD");
   return off;
 }
 
-bool shift_fold_off() {
-  static const bool off = [] {
-    const char* e = std::getenv("GLUON_SHIFT_FOLD");
-    if (!e || !*e) return false;
-    if (std::string(e) == "0") return true;
-    throw InputError("GLUON_SHIFT_FOLD: expected 0 (or unset), found '" + std::string(e) + "'");
-  }();
+// GLUON_CG_LOOKAHEAD=0: SolverParams::cg_lookahead's default (-1) off on the GPU too (A/B runs).
+bool lookahead_env_off() {
+  static const bool off = switched_off("GLUON_CG_LOOKAHEAD");
   return off;
 }
 }  // namespace
