@@ -392,7 +392,7 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   // the one the host is about to read.
   const int la = m.params().cg_lookahead;
   const bool lookahead = As.begin_residual && As.end_residual &&
-                         (la == 1 || (la == -1 && exs.on_device() && !lookahead_env_off()));
+                         (la == 1 || (la == -1 && !lookahead_env_off() && exs.on_device()));
   // Slots 0 and 1: |r|^2 of this iteration and of the next, alternating; 2 and 4: p^dagger A p,
   // alternating with look-ahead (3 and 5: their scratch, LinearOp::apply_residual).
   runtime::ScalarSlots slots(exs, 6);
