@@ -318,6 +318,7 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
     EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);
     EXPECT_EQ(j["seconds_all"].size(), 3u);
     EXPECT_EQ(j["multishift_window"], args.find("--multishift-window 1") != std::string::npos ? 1 : 8);
+    EXPECT_EQ(j["lookaheads"], 0) << "CG's look-ahead is for the GPU (SolverParams::cg_lookahead -1)";
   }
   std::string out;
   EXPECT_NE(run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --solver cg --operator staggered"
