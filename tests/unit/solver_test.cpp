@@ -569,41 +569,31 @@ TEST(SolverInput, BadArgumentsAreInputErrors) {
   p.delta = -0.1;
   EXPECT_THROW(cg(op, x, b, p), InputError);
   p.delta = 0.1;
+  // call() must throw an InputError whose message holds `what`.
+  auto expect_refused = [](const auto& call, const std::string& what) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
   for (int bad : {0, blas::kMaxAxpyTerms + 1}) {
     p.x_update_batch = bad;
-    try {
-      cg(op, x, b, p);
-      ADD_FAILURE() << "no error for x_update_batch " << bad;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("x_update_batch: expected 1 to 8, found " + std::to_string(bad)),
-                std::string::npos)
-          << e.what();
-    }
+    expect_refused([&] { cg(op, x, b, p); }, "x_update_batch: expected 1 to 8, found " + std::to_string(bad));
   }
   p.x_update_batch = 4;
   std::vector<SpinorField> xv;
   for (int bad : {0, blas::kMaxShiftWindow + 1}) {
     p.multishift_window = bad;
-    try {
-      multishift_cg(op, xv, b, {0.1, 0.2}, {}, p);
-      ADD_FAILURE() << "no error for multishift_window " << bad;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("multishift_window: expected 1 to 8, found " + std::to_string(bad)),
-                std::string::npos)
-          << e.what();
-    }
+    expect_refused([&] { multishift_cg(op, xv, b, {0.1, 0.2}, {}, p); },
+                   "multishift_window: expected 1 to 8, found " + std::to_string(bad));
   }
   p.multishift_window = 8;
   for (int bad : {-2, 2}) {
     p.cg_lookahead = bad;
-    try {
-      cg(op, x, b, p);
-      ADD_FAILURE() << "no error for cg_lookahead " << bad;
-    } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("cg_lookahead: expected -1 (on a GPU), 0 or 1, found " + std::to_string(bad)),
-                std::string::npos)
-          << e.what();
-    }
+    expect_refused([&] { cg(op, x, b, p); },
+                   "cg_lookahead: expected -1 (on a GPU), 0 or 1, found " + std::to_string(bad));
   }
   p.cg_lookahead = -1;
   EXPECT_THROW(multishift_cg(op, xv, b, {}, {}, p), InputError);
