@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -572,6 +573,90 @@ TEST(StaggeredEvenOdd, CgResidualFoldEqualsMDotThenCgResidual) {
       EXPECT_LT(std::sqrt(blas::norm2(mx, kCpu) / blas::norm2(b_pc, kCpu)), 1e-10);
     }
   }
+}
+
+// normal_shifted_multi: the multi-vector kernel (site_major: the scalar kernel, as on the GPU)
+// reads each link once for up to 4 vectors and gives each vector what M and the shift's axpy give
+// it alone, term by term the same arithmetic: to the bit in double and single where the shift is
+// 0, and to rounding otherwise (the shift joins the mass term, m^2 + shift, where the default adds
+// it by an axpy). 1 to 6 vectors (two launches of 4 and 2), every link storage, naive and improved.
+// On the CPU vector kernel's tiled vectors the default (one by one) runs. Refusals: sizes, and an
+// output that is an input.
+TEST(StaggeredEvenOdd, ShiftedMultiEqualsEachVectorAlone) {
+  const GaugeField u = hot(kG44, 94);
+  const GaugeField fat = gaussian_links(kG44, 95, 0.3), lng = gaussian_links(kG44, 96, 0.05);
+  const auto unsmeared = unsmeared_improved_links(u, kCpu);
+  struct Case {
+    bool improved;
+    Reconstruct r, lr;
+  };
+  const Case cases[] = {{false, Reconstruct::r18, Reconstruct::r18}, {false, Reconstruct::r12, Reconstruct::r18},
+                        {false, Reconstruct::r8, Reconstruct::r18},  {true, Reconstruct::r18, Reconstruct::r18},
+                        {true, Reconstruct::r18, Reconstruct::r12}};
+  const double shifts_all[] = {0.0, 0.01, 0.3, 0.0, 2.5, 10.24};
+  for (const Case& c : cases)
+    for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+      SCOPED_TRACE(std::string(c.improved ? "improved " : "naive ") + to_string(c.r) + "/" + to_string(c.lr) + " " +
+                   to_string(prec));
+      const DiracParams p = stag_params(c.improved, prec, c.r, c.lr, true, 0.2);
+      const GaugeField& f = c.improved ? (c.lr == Reconstruct::r12 ? unsmeared.fat : fat) : u;
+      const GaugeField& l = c.lr == Reconstruct::r12 ? unsmeared.longlinks : lng;
+      const StaggeredDirac op = c.improved ? StaggeredDirac(p, f, l, kCpu, FieldOrder::site_major)
+                                           : StaggeredDirac(p, u, kCpu, FieldOrder::site_major);
+      ASSERT_FALSE(op.vectorised());
+      const SpinorFieldParams vp = op.vector_params();
+      for (std::size_t n : {1u, 3u, 4u, 6u}) {
+        SCOPED_TRACE(std::to_string(n) + " vectors");
+        std::vector<SpinorField> in, out;
+        std::vector<SpinorField*> outs;
+        std::vector<const SpinorField*> ins;
+        for (std::size_t j = 0; j < n; ++j) {
+          in.emplace_back(vp);
+          out.emplace_back(vp);
+          fill_gaussian(in.back(), 97 + j, 0, kCpu);
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+          outs.push_back(&out[j]);
+          ins.push_back(&in[j]);
+        }
+        const std::span<const double> shifts(shifts_all, n);
+        op.normal_shifted_multi(outs, ins, shifts);
+        for (std::size_t j = 0; j < n; ++j) {
+          SpinorField want(vp);
+          op.M(want, in[j]);
+          if (shifts[j] != 0.0) blas::axpy(shifts[j], in[j], want, kCpu);
+          const double w2 = blas::norm2(want, kCpu);
+          blas::axpy(-1.0, want, out[j], kCpu);
+          const double d = std::sqrt(blas::norm2(out[j], kCpu) / w2);
+          if (shifts[j] == 0.0 && prec != Precision::half) EXPECT_EQ(d, 0.0) << "vector " << j;
+          else EXPECT_LT(d, prec == Precision::double_ ? 1e-14 : prec == Precision::single ? 1e-6 : 2e-3) << "vector " << j;
+        }
+      }
+    }
+  // The CPU vector kernel's operator (tiled) takes the default, with the same results.
+  const StaggeredDirac tiled(stag_params(false, Precision::double_, Reconstruct::r18, Reconstruct::r18, true, 0.2), u, kCpu);
+  const StaggeredDirac plain(stag_params(false, Precision::double_, Reconstruct::r18, Reconstruct::r18, true, 0.2), u, kCpu,
+                             FieldOrder::site_major);
+  SpinorField a(tiled.vector_params()), b(tiled.vector_params()), a0(plain.vector_params()), b0(plain.vector_params());
+  fill_gaussian(a0, 120, 0, kCpu);
+  a = converted(a0, tiled.vector_params(), kCpu);
+  SpinorField* bo[] = {&b};
+  const SpinorField* ai[] = {&a};
+  const double sh[] = {0.5};
+  tiled.normal_shifted_multi(bo, ai, sh);
+  SpinorField* bo0[] = {&b0};
+  const SpinorField* ai0[] = {&a0};
+  plain.normal_shifted_multi(bo0, ai0, sh);
+  const SpinorField bc = converted(b, plain.vector_params(), kCpu);
+  SpinorField diff(plain.vector_params());
+  blas::copy(diff, bc, kCpu);
+  blas::axpy(-1.0, b0, diff, kCpu);
+  EXPECT_LT(std::sqrt(blas::norm2(diff, kCpu) / blas::norm2(b0, kCpu)), 1e-14) << "tiled (default) against site_major";
+  // Refusals.
+  const double two[] = {0.0, 1.0};
+  EXPECT_THROW(plain.normal_shifted_multi(bo0, ai0, two), InputError);
+  SpinorField* self[] = {&a0};
+  EXPECT_THROW(plain.normal_shifted_multi(self, ai0, sh), InputError);
 }
 
 // DiracOperator::hop (what `gluon bench dslash` times): D_oe on an even input, odd output, naive

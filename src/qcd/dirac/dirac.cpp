@@ -33,6 +33,28 @@ void DiracOperator::MdagM(SpinorField& out, const SpinorField& in) const {
   Mdag(out, *normal_tmp_);
 }
 
+void DiracOperator::check_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                         std::span<const double> shifts) {
+  if (out.size() != in.size() || shifts.size() != in.size())
+    throw InputError("normal_shifted_multi: expected as many outputs and shifts as inputs (" +
+                     std::to_string(in.size()) + "), found " + std::to_string(out.size()) + " outputs and " +
+                     std::to_string(shifts.size()) + " shifts");
+  for (const SpinorField* o : out)
+    for (const SpinorField* i : in)
+      if (o->data() == i->data())
+        throw InputError("normal_shifted_multi: an output is also an input (the hops read neighbours it overwrites)");
+}
+
+void DiracOperator::normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                                         std::span<const double> shifts) const {
+  check_shifted_multi(out, in, shifts);
+  for (std::size_t j = 0; j < in.size(); ++j) {
+    if (hermitian_positive()) M(*out[j], *in[j]);
+    else MdagM(*out[j], *in[j]);
+    if (shifts[j] != 0.0) blas::axpy(shifts[j], *in[j], *out[j], exec_);
+  }
+}
+
 void DiracOperator::M_dot(SpinorField& out, const SpinorField& in, blas::Slot pAp) const {
   M(out, in);
   blas::re_dot(in, out, pAp, exec_);

@@ -2,6 +2,7 @@
 // even-odd algebra on top of the hopping kernel (staggered_kernels.h).
 #include "gluon/qcd/dirac/staggered.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -149,6 +150,15 @@ void launch_staggered(Precision prec, const detail::StaggeredLaunch& L, std::int
   throw Error("staggered operator: unknown precision");
 }
 
+void launch_staggered_multi(Precision prec, const detail::StaggeredMultiLaunch& m) {
+  switch (prec) {
+    case Precision::double_: return detail::launch_staggered_multi_impl<double>(m);
+    case Precision::single: return detail::launch_staggered_multi_impl<float>(m);
+    case Precision::half: return detail::launch_staggered_multi_impl<std::int16_t>(m);
+  }
+  throw Error("staggered operator: unknown precision");
+}
+
 auto launcher(Precision prec, std::int64_t* vector_calls) {
   return [prec, vector_calls](const detail::StaggeredLaunch& c) { launch_staggered(prec, c, vector_calls); };
 }
@@ -278,8 +288,7 @@ SpinorField& StaggeredDirac::temporary(SiteSubset subset) const {
   return tmp_;
 }
 
-void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
-                           double a, double b, const detail::StaggeredFold* fold) const {
+detail::StaggeredLaunch StaggeredDirac::launch_of(SpinorField& out, const SpinorField& in, const SpinorField* x) const {
   const Geometry& g = fat_.geometry();
   const Precision prec = params_.precision;
   check_vector(out, g, prec, exec_, "output");
@@ -288,7 +297,6 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
   if (out.data() == in.data())
     throw InputError("staggered operator: the output and the input are one field (the hops read "
                      "neighbours the output overwrites)");
-  const std::int64_t half = g.half_volume();
   detail::StaggeredLaunch L;
   L.ex = &exec_;
   L.out = &out;
@@ -304,6 +312,15 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
     s += g.origin()[mu];
     L.antiperiodic[mu] = params_.boundary[mu] < 0 ? 1 : 0;
   }
+  return L;
+}
+
+void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
+                           double a, double b, const detail::StaggeredFold* fold) const {
+  const Geometry& g = fat_.geometry();
+  const Precision prec = params_.precision;
+  const std::int64_t half = g.half_volume();
+  detail::StaggeredLaunch L = launch_of(out, in, x);
   if (parity < 0) {
     for (const SpinorField* f : {static_cast<const SpinorField*>(&out), &in, x})
       if (f && f->params().subset != SiteSubset::full)
@@ -344,6 +361,54 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
     return launch_staggered(prec, L, &vector_launches_);
   }
   halo_->run(L, launcher(prec, &vector_launches_));
+}
+
+// A launch of the multi-vector kernel: vector j's fields checked as apply() checks them, and
+// every vector's fields at the same offsets (base_for) as vector 0's.
+void StaggeredDirac::normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                                          std::span<const double> shifts) const {
+  check_shifted_multi(out, in, shifts);
+  if (!params_.even_odd || halo_->active() || vectorised()) return DiracOperator::normal_shifted_multi(out, in, shifts);
+  const std::int64_t half = fat_.geometry().half_volume();
+  const double m2 = params_.mass * params_.mass;
+  SpinorFieldParams tq = full_params();
+  tq.subset = SiteSubset::odd;
+  while (multi_tmp_.size() < static_cast<std::size_t>(detail::kStaggeredMultiMax)) multi_tmp_.emplace_back(tq);
+  // One parity's launch of vectors [j0, j0 + n): out_j = beta_j x_j + b D in_j on `parity`.
+  auto queue = [&](std::size_t j0, int n, int parity, auto out_of, auto in_of, auto x_of, double b) {
+    detail::StaggeredMultiLaunch m;
+    m.n = n;
+    for (int j = 0; j < n; ++j) {
+      const std::size_t k = j0 + static_cast<std::size_t>(j);
+      detail::StaggeredLaunch L = launch_of(out_of(k, j), in_of(k, j), x_of(k));
+      L.out_base = base_for(*L.out, parity, half, "the output");
+      L.in_base = base_for(*L.in, 1 - parity, half, "the input");
+      if (L.x) L.x_base = base_for(*L.x, parity, half, "the xpay input");
+      if (j > 0 && (L.out_base != m.base.out_base || L.in_base != m.base.in_base || L.x_base != m.base.x_base))
+        throw InputError("staggered normal_shifted_multi: the vectors must all hold the same sites");
+      if (j == 0) m.base = L;
+      m.out[j] = L.out;
+      m.in[j] = L.in;
+      m.x[j] = L.x;
+      m.beta[j] = m2 + shifts[k];
+    }
+    m.base.first = parity * half;
+    m.base.count = half;
+    m.base.c_fat = 0.5 * b * fat_scale_;
+    m.base.c_long = 0.5 * b * long_scale_;
+    m.base.view = halo_->local_view();
+    launch_staggered_multi(params_.precision, m);
+  };
+  for (std::size_t j0 = 0; j0 < in.size(); j0 += detail::kStaggeredMultiMax) {
+    const int n = static_cast<int>(std::min<std::size_t>(detail::kStaggeredMultiMax, in.size() - j0));
+    // t_j = D_oe in_j, then out_j = (m^2 + shift_j) in_j - D_eo t_j, as M (+ shift) on each
+    queue(j0, n, 1, [&](std::size_t, int j) -> SpinorField& { return multi_tmp_[static_cast<std::size_t>(j)]; },
+          [&](std::size_t k, int) -> const SpinorField& { return *in[k]; },
+          [](std::size_t) -> const SpinorField* { return nullptr; }, 1.0);
+    queue(j0, n, 0, [&](std::size_t k, int) -> SpinorField& { return *out[k]; },
+          [&](std::size_t, int j) -> const SpinorField& { return multi_tmp_[static_cast<std::size_t>(j)]; },
+          [&](std::size_t k) -> const SpinorField* { return in[k]; }, -1.0);
+  }
 }
 
 bool StaggeredDirac::split() const { return halo_->active(); }

@@ -60,11 +60,29 @@ struct StaggeredLaunch {
   StaggeredFold fold;  // body launches only
 };
 
+// The hop on several vectors at once (staggered_multi_kernels.h): base describes the launch as for
+// vector 0 (body op, no fold, no cut: its out, in and x are unused); out[j], in[j], x[j] (x all
+// null or all set) and beta[j] for j < n, n <= kStaggeredMultiMax.
+inline constexpr int kStaggeredMultiMax = 4;
+struct StaggeredMultiLaunch {
+  StaggeredLaunch base;
+  int n = 0;
+  SpinorField* out[kStaggeredMultiMax] = {};
+  const SpinorField* in[kStaggeredMultiMax] = {};
+  const SpinorField* x[kStaggeredMultiMax] = {};
+  double beta[kStaggeredMultiMax] = {};
+};
+
 template <class Store>
 void launch_staggered_dslash_impl(const StaggeredLaunch& a);
+template <class Store>
+void launch_staggered_multi_impl(const StaggeredMultiLaunch& m);
 
 extern template void launch_staggered_dslash_impl<double>(const StaggeredLaunch&);
 extern template void launch_staggered_dslash_impl<float>(const StaggeredLaunch&);
 extern template void launch_staggered_dslash_impl<std::int16_t>(const StaggeredLaunch&);
+extern template void launch_staggered_multi_impl<double>(const StaggeredMultiLaunch&);
+extern template void launch_staggered_multi_impl<float>(const StaggeredMultiLaunch&);
+extern template void launch_staggered_multi_impl<std::int16_t>(const StaggeredMultiLaunch&);
 
 }  // namespace gluon::qcd::detail

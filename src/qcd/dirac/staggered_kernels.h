@@ -443,41 +443,43 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   go(runtime::choose_variant<K>(*a.ex, spec, a.count, 1 + static_cast<int>(floors::size()), go));
 }
 
-// Naive: thin links r18/r12/r8. Improved: fat r18, long r18/r12 (checked by the caller).
-template <class Store>
-void launch_staggered_dslash_impl(const StaggeredLaunch& a) {
+// f(fat accessor, long accessor, std::bool_constant<Improved>) for the launch's link storage.
+// Naive: thin links r18/r12/r8 (passed twice). Improved: fat r18, long r18/r12 (checked by the caller).
+template <class Store, class F>
+void with_staggered_links(const StaggeredLaunch& a, F&& f) {
   GaugeField& fat = const_cast<GaugeField&>(*a.fat);
   if (!a.longlinks) {
     switch (fat.params().reconstruct) {
       case Reconstruct::r18: {
-        auto f = make_accessor<Store, Reconstruct::r18, true>(fat);
-        return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
+        auto u = make_accessor<Store, Reconstruct::r18, true>(fat);
+        return f(u, u, std::false_type{});
       }
       case Reconstruct::r12: {
-        auto f = make_accessor<Store, Reconstruct::r12, true>(fat);
-        return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
+        auto u = make_accessor<Store, Reconstruct::r12, true>(fat);
+        return f(u, u, std::false_type{});
       }
       case Reconstruct::r8: {
-        auto f = make_accessor<Store, Reconstruct::r8, true>(fat);
-        return launch_dslash_typed<Store, decltype(f), decltype(f), false>(a, f, f);
+        auto u = make_accessor<Store, Reconstruct::r8, true>(fat);
+        return f(u, u, std::false_type{});
       }
     }
     throw Error("staggered dslash: unknown reconstruct of the links");
   }
   GaugeField& lng = const_cast<GaugeField&>(*a.longlinks);
-  auto f = make_accessor<Store, Reconstruct::r18, true>(fat);
+  auto u = make_accessor<Store, Reconstruct::r18, true>(fat);
   switch (lng.params().reconstruct) {
-    case Reconstruct::r18: {
-      auto l = make_accessor<Store, Reconstruct::r18, true>(lng);
-      return launch_dslash_typed<Store, decltype(f), decltype(l), true>(a, f, l);
-    }
-    case Reconstruct::r12: {
-      auto l = make_accessor<Store, Reconstruct::r12, true>(lng);
-      return launch_dslash_typed<Store, decltype(f), decltype(l), true>(a, f, l);
-    }
+    case Reconstruct::r18: return f(u, make_accessor<Store, Reconstruct::r18, true>(lng), std::true_type{});
+    case Reconstruct::r12: return f(u, make_accessor<Store, Reconstruct::r12, true>(lng), std::true_type{});
     case Reconstruct::r8: break;
   }
   throw Error("improved staggered dslash: long links must be stored r18 or r12");
+}
+
+template <class Store>
+void launch_staggered_dslash_impl(const StaggeredLaunch& a) {
+  with_staggered_links<Store>(a, [&](auto f, auto l, auto improved) {
+    launch_dslash_typed<Store, decltype(f), decltype(l), decltype(improved)::value>(a, f, l);
+  });
 }
 
 }  // namespace gluon::qcd::detail

@@ -26,6 +26,7 @@
 // staggered m^2 - D_eo D_oe (Hermitian positive, so M^dagger M is not needed there).
 #include <array>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "gluon/qcd/blas.h"
@@ -123,6 +124,13 @@ class DiracOperator {
   virtual void M_ts(SpinorField& t, const SpinorField& s, const SpinorField& r0, const blas::TsSlots& slots) const;
   // True when M itself is Hermitian positive definite (even-odd staggered), so CG can use M.
   virtual bool hermitian_positive() const { return false; }
+  // out[j] = (A + shifts[j]) in[j] for every j, with A = M where hermitian_positive(), else
+  // M^dagger M: several shifted systems' operator at once (multi-shift CG refines its shifts
+  // together). The default applies them one by one; even-odd staggered on an unsplit lattice (not
+  // the CPU vector kernel) reads each link once for up to 4 vectors (staggered_multi_kernels.h).
+  // The three spans have one size, and no out[j] may be any in[k].
+  virtual void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                                    std::span<const double> shifts) const;
 
   // Full source b -> right-hand side of the system M x = b_pc that vector_params() fields hold.
   virtual void prepare(SpinorField& b_pc, const SpinorField& b_full) const = 0;
@@ -155,6 +163,9 @@ class DiracOperator {
   virtual void halo_exchange_only(const SpinorField& in) const { (void)in; }
 
  protected:
+  // normal_shifted_multi's argument checks (InputError).
+  static void check_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                                  std::span<const double> shifts);
   DiracOperator(const DiracParams& p, const runtime::Exec& ex) : params_(p), exec_(ex) {}
   DiracParams params_;
   runtime::Exec exec_;

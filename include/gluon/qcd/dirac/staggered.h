@@ -68,6 +68,8 @@
 //       bytes = 4V (R_fat [+ R_long]) w + (V/2)(2 [+1]) (6w + n),  w = bytes per real, n = 4 for
 //       half else 0, R = stored reals per link.
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/halo.h"
@@ -78,6 +80,7 @@ namespace gluon::qcd {
 namespace detail {
 class SpinorHalo;
 struct StaggeredFold;
+struct StaggeredLaunch;
 }
 
 class StaggeredDirac final : public DiracOperator {
@@ -111,6 +114,10 @@ class StaggeredDirac final : public DiracOperator {
                 blas::Slot r2_new, double shift) const override;
   void Mdag(SpinorField& out, const SpinorField& in) const override;
   bool hermitian_positive() const override { return params_.even_odd; }
+  // Even-odd, not split, not the CPU vector kernel: the two hops of up to 4 vectors at a time in
+  // one launch each, each link read once for all of them (dirac.h); elsewhere one by one.
+  void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
+                            std::span<const double> shifts) const override;
   void M_full(SpinorField& out, const SpinorField& in) const override;
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
   void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const override;
@@ -156,6 +163,9 @@ class StaggeredDirac final : public DiracOperator {
   void apply(SpinorField& out, const SpinorField& in, int parity, bool dagger, const SpinorField* x,
              double a, double b, const detail::StaggeredFold* fold = nullptr) const;
   SpinorField& temporary(SiteSubset subset) const;
+  // The launch's fields and lattice for out = a x + b D in (vector checks included; the sites,
+  // coefficients and fold are the caller's).
+  detail::StaggeredLaunch launch_of(SpinorField& out, const SpinorField& in, const SpinorField* x) const;
 
   bool improved_ = false;
   FieldOrder order_ = FieldOrder::site_major;
@@ -166,6 +176,7 @@ class StaggeredDirac final : public DiracOperator {
   GaugeField fat_back_, long_back_;
   double fat_scale_ = 1.0, long_scale_ = 1.0;
   mutable SpinorField tmp_;
+  mutable std::vector<SpinorField> multi_tmp_;  // normal_shifted_multi's D_oe in_j (odd sites)
   std::shared_ptr<const detail::SpinorHalo> halo_;
   mutable std::int64_t vector_launches_ = 0;
 };
