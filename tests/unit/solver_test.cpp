@@ -823,3 +823,69 @@ TEST(SolverOnDirac, StaggeredEvenOddCgOnMAndMultiShift) {
     EXPECT_LE(std::sqrt(blas::xmy_norm2(s1.b_pc, t, kCpu) / blas::norm2(s1.b_pc, kCpu)), 1.5 * tols[i]);
   }
 }
+
+// Multi-shift CG's refinements together (SolverParams::multishift_together = 1; on a GPU the
+// default): the non-base shifts, left at the sloppy recurrence's accuracy, are refined by one CG
+// each whose operator steps run in one normal_shifted_multi call an iteration. On site_major
+// vectors (the scalar kernel, as on the GPU) that is the multi-vector kernel; on the default (the
+// CPU vector kernel's tiled vectors) the one-by-one default. Both give every shift its tolerance
+// (checked here against the operator itself) with the refinement iterations of the one-by-one
+// refinements within rounding; a shift whose refinement cannot converge in max_iter fails the solve.
+TEST(SolverOnDirac, StaggeredMultiShiftRefinesTogether) {
+  const Geometry g({4, 4, 4, 8});
+  GaugeField u = GaugeField::canonical(g);
+  set_hot(u, 5, kCpu);
+  const std::vector<double> shifts{0.001, 0.004, 0.02, 0.08, 0.5, 2.0};
+  const std::vector<double> tols{1e-10, 1e-10, 1e-10, 1e-9, 1e-10, 1e-10};
+  for (Precision sp : {Precision::single, Precision::half})
+    for (bool plain : {true, false}) {
+      SCOPED_TRACE(to_string(sp) + (plain ? " site_major" : " default order"));
+      DiracParams dp;
+      dp.type = DiracType::staggered;
+      dp.mass = 0.1;
+      DiracParams ds = dp;
+      ds.precision = sp;
+      ds.reconstruct = Reconstruct::r12;
+      const StaggeredDirac op = plain ? StaggeredDirac(dp, u, kCpu, FieldOrder::site_major) : StaggeredDirac(dp, u, kCpu);
+      const StaggeredDirac sloppy = plain ? StaggeredDirac(ds, u, kCpu, FieldOrder::site_major) : StaggeredDirac(ds, u, kCpu);
+      SpinorField b(op.vector_params());
+      {
+        SpinorFieldParams c = op.vector_params();
+        c.order = FieldOrder::site_major;
+        SpinorField bc(c);
+        fill_gaussian(bc, 9, 0, kCpu);
+        b = converted(bc, op.vector_params(), kCpu);
+      }
+      SolverParams p;
+      p.tol = 1e-10;
+      MultiShiftResult r[2];
+      std::vector<SpinorField> xs[2];
+      for (int t : {0, 1}) {
+        p.multishift_together = t;
+        r[t] = multishift_cg(op, xs[t], b, shifts, tols, p, &sloppy);
+        ASSERT_TRUE(r[t].converged) << r[t].total.failure;
+      }
+      int refined = 0;
+      for (std::size_t i = 0; i < shifts.size(); ++i) {
+        SCOPED_TRACE("shift " + std::to_string(i));
+        EXPECT_LE(r[1].true_residual[i], tols[i]);
+        SpinorField t(op.vector_params());
+        op.M(t, xs[1][i]);
+        blas::axpy(shifts[i], xs[1][i], t, kCpu);
+        EXPECT_LE(std::sqrt(blas::xmy_norm2(b, t, kCpu) / blas::norm2(b, kCpu)), 1.5 * tols[i]);
+        const int a = r[0].refine_iterations[i], c = r[1].refine_iterations[i];
+        EXPECT_LE(std::abs(a - c), 2 + a / 20) << "one by one " << a << ", together " << c;
+        refined += c > 0 ? 1 : 0;
+      }
+      EXPECT_GE(refined, 2) << "the case refines at least two shifts together";
+      if (plain) EXPECT_EQ(op.vector_launches() + sloppy.vector_launches(), 0);
+      // Too few iterations left for the refinements: a clear failure, not a hang.
+      p.multishift_together = 1;
+      p.max_iter = r[1].total.iterations - 3;
+      p.throw_on_failure = false;
+      std::vector<SpinorField> xf;
+      const MultiShiftResult f = multishift_cg(op, xf, b, shifts, tols, p, &sloppy);
+      EXPECT_FALSE(f.converged);
+      EXPECT_NE(f.total.failure.find("shift"), std::string::npos) << f.total.failure;
+    }
+}

@@ -4,10 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "solver_support.h"
 
 namespace gluon::qcd {
@@ -78,6 +83,155 @@ SolverResult cg_shifted_from(const DiracOperator& op, double shift, SpinorField&
   check_vectors("cg (shifted)", op, *start.r, b);
   return run_cg("cg (shifted)", op, shift, x, b, params, sloppy, &start);
 }
+
+std::vector<SolverResult> cg_shifted_together(const DiracOperator& op, std::span<const double> shifts,
+                                              std::span<SpinorField* const> x, const SpinorField& b,
+                                              std::span<const StartResidual> starts, std::span<const double> tols,
+                                              const SolverParams& params, const DiracOperator* sloppy) {
+  const char* name = "cg (shifted)";
+  const std::size_t n = shifts.size();
+  if (x.size() != n || starts.size() != n || tols.size() != n)
+    throw InputError("cg_shifted_together: expected one solution, start residual and tolerance per shift (" +
+                     std::to_string(n) + "), found " + std::to_string(x.size()) + ", " +
+                     std::to_string(starts.size()) + " and " + std::to_string(tols.size()));
+  if (!params.use_initial_guess)
+    throw InputError("cg_shifted_together: the start residuals are those of the given x (use_initial_guess)");
+  check_sloppy(name, op, sloppy);
+  for (std::size_t j = 0; j < n; ++j) {
+    check_vectors(name, op, *x[j], b);
+    check_vectors(name, op, *starts[j].r, b);
+  }
+  const bool mixed = sloppy != nullptr;
+  const DiracOperator& so = mixed ? *sloppy : op;
+  const runtime::Exec& exs = so.exec();
+  // One solve's state; heap-allocated, as its Monitor and ReliableSolution keep references into it.
+  struct Solve {
+    std::size_t slot0 = 0;  // its slots: |r|^2 now and next (alternating), p^dagger A p, scratch
+    double shift = 0.0;
+    SolverParams q;
+    SolverResult res;
+    std::optional<Monitor> m;
+    LinearOp A, As;
+    std::optional<ReliableSolution> sol;
+    std::optional<SpinorField> P, Ap;
+    std::optional<CgProgress> g;
+    double r2 = 0.0;
+    bool active = false;
+    std::string failure;
+  };
+  std::vector<std::unique_ptr<Solve>> solves;
+  runtime::ScalarSlots slots(exs, static_cast<int>(4 * n));
+  int cur = 0;
+  auto fail = [](Solve& s, const Failure& f) {
+    s.failure = f.reason;
+    s.active = false;
+    try {
+      s.sol->flush();
+    } catch (...) {
+    }
+  };
+  for (std::size_t j = 0; j < n; ++j) {
+    auto s = std::make_unique<Solve>();
+    s->slot0 = 4 * j;
+    s->shift = shifts[j];
+    s->q = params;
+    s->q.tol = tols[j];
+    s->res.precision = precision_name(op, sloppy);
+    s->m.emplace(name, s->q, s->res);
+    s->A = make_op(op, Form::normal, shifts[j]);
+    s->As = mixed ? make_op(*sloppy, Form::normal, shifts[j]) : s->A;
+    try {
+      s->sol.emplace(s->A, s->As, mixed, *x[j], b, tols[j], *s->m, SolverType::cg, &starts[j]);
+      if (!s->sol->done()) {
+        s->r2 = s->sol->r2;
+        s->g.emplace(s->r2);
+        s->P.emplace(s->As.params);
+        s->Ap.emplace(s->As.params);
+        blas::copy(*s->P, s->sol->R(), exs);
+        slots.set(static_cast<int>(s->slot0) + cur, s->r2);
+        s->active = true;
+      }
+    } catch (const Failure& f) {
+      s->failure = f.reason;
+    }
+    solves.push_back(std::move(s));
+  }
+  const double nrs = static_cast<double>(so.vector_params().sites()) * so.vector_params().reals_per_site();
+  std::vector<Solve*> step;
+  std::vector<SpinorField*> outs;
+  std::vector<const SpinorField*> ins;
+  std::vector<double> sh;
+  int used = 0;  // iterations of all solves together
+  while (true) {
+    step.clear();
+    for (auto& s : solves) {
+      if (!s->active) continue;
+      if (used + static_cast<int>(step.size()) >= params.max_iter) {
+        s->active = false;
+        try {
+          if (s->sol->true_r2() > s->sol->stop2) s->failure = max_iter_reason(s->q, s->res.true_residual);
+        } catch (const Failure& f) {
+          fail(*s, f);
+        }
+        continue;
+      }
+      step.push_back(s.get());
+    }
+    if (step.empty()) break;
+    used += static_cast<int>(step.size());
+    outs.clear();
+    ins.clear();
+    sh.clear();
+    for (Solve* s : step) {
+      outs.push_back(&*s->Ap);
+      ins.push_back(&*s->P);
+      sh.push_back(s->shift);
+    }
+    so.normal_shifted_multi(outs, ins, sh);  // A p + shift p, each
+    for (Solve* s : step) {
+      const int k = static_cast<int>(s->slot0);
+      const blas::Slot r2_slot{&slots, k + cur}, r2_new{&slots, k + 1 - cur}, pAp{&slots, k + 2};
+      SpinorField& R = s->sol->R();
+      blas::re_dot(*s->P, *s->Ap, pAp, exs);
+      blas::cg_residual(r2_slot, pAp, *s->Ap, R, r2_new, exs);            // R -= alpha A p
+      blas::cg_step_batched(r2_slot, pAp, r2_new, *s->P, *s->P, R, &s->sol->X(), {}, exs);  // X += alpha p; p = R + beta p
+    }
+    slots.record();
+    slots.wait();
+    cur = 1 - cur;
+    for (Solve* s : step) {
+      const int k = static_cast<int>(s->slot0);
+      Monitor& m = *s->m;
+      try {
+        const double pAp = slots.host(k + 2);
+        m.finite("p^dagger A p", pAp);
+        if (pAp <= 0.0)
+          throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
+                        " <= 0 (the operator is not Hermitian positive definite)"};
+        s->g->r2_prev = s->r2;
+        s->r2 = slots.host(k + cur);
+        m.finite("|r|^2", s->r2);
+        m.iteration(s->r2, s->sol->b2);
+        m.flops(s->As.flops + 12 * nrs);
+        if (!s->g->check_due(s->r2, s->sol->stop2, mixed, s->sol->delta)) continue;
+        if (cg_true_residual(*s->sol, s->sol->R(), *s->P, *s->g, s->r2, m, exs)) {
+          s->active = false;
+          continue;
+        }
+        slots.set(k + cur, s->r2);
+      } catch (const Failure& f) {
+        fail(*s, f);
+      }
+    }
+  }
+  std::vector<SolverResult> out;
+  for (auto& s : solves) {
+    s->m->finish(s->failure);
+    out.push_back(std::move(s->res));
+  }
+  return out;
+}
+
 }  // namespace solvers::detail
 
 SolverResult cgnr(const DiracOperator& op, SpinorField& x, const SpinorField& b, const SolverParams& p,

@@ -271,47 +271,84 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       }
       for (std::size_t i = 0; i < n; ++i)
         if (active[i]) out.shift_iterations[i] = res.iterations;
-      // True residual per shift in the outer precision; refine those above their tolerance.
-      SpinorField tmp(vp);
+      // True residual per shift in the outer precision; refine those above their tolerance, one
+      // by one or together (SolverParams::multishift_together).
       flush_window(false);
       flush();
-      for (std::size_t i = 0; i < n; ++i) {
+      const bool together = p.multishift_together == 1 ||
+                            (p.multishift_together == -1 && exs.on_device() && !solvers::detail::multishift_together_env_off());
+      // t = b - (A + sigma_i) x_i; sets the shift's true residual and returns |t|^2.
+      auto check = [&](std::size_t i, SpinorField& t) {
         const LinearOp Ai = solvers::detail::make_op(op, Form::normal, shifts[i]);
-        Ai.apply(tmp, x[i]);
-        const double t2 = blas::xmy_norm2(b, tmp, ex);
+        Ai.apply(t, x[i]);
+        const double t2 = blas::xmy_norm2(b, t, ex);
         m.flops(Ai.flops + 3.0 * nrs);
         m.finite("true |r|^2", t2);
         ++res.reliable_updates;
-        double rel = std::sqrt(t2 / b2);
-        if (rel > tols[i]) {
-          const int left = p.max_iter - res.iterations;
-          if (left <= 0) {
-            out.true_residual[i] = rel;
-            if (failure.empty())
-              failure = "no convergence within max_iter = " + std::to_string(p.max_iter) + " iterations (shift " +
-                        std::to_string(i) + ": true relative residual " + sci(rel) + " > tol " + sci(tols[i]) + ")";
-            continue;
-          }
-          SolverParams q = p;
-          q.tol = tols[i];
-          q.max_iter = left;
-          q.use_initial_guess = true;
-          q.throw_on_failure = false;
+        out.true_residual[i] = std::sqrt(t2 / b2);
+        return t2;
+      };
+      // No iterations left for shift i: the solve fails (the first such shift is named).
+      auto out_of_iterations = [&](std::size_t i) {
+        if (p.max_iter - res.iterations > 0) return false;
+        if (failure.empty())
+          failure = "no convergence within max_iter = " + std::to_string(p.max_iter) + " iterations (shift " +
+                    std::to_string(i) + ": true relative residual " + sci(out.true_residual[i]) + " > tol " +
+                    sci(tols[i]) + ")";
+        return true;
+      };
+      auto refine_params = [&](std::size_t i) {
+        SolverParams q = p;
+        q.tol = tols[i];
+        q.max_iter = p.max_iter - res.iterations;
+        q.use_initial_guess = true;
+        q.throw_on_failure = false;
+        return q;
+      };
+      // A refinement's result into the solve's (its iterations, history, updates, flops, residual).
+      auto absorb = [&](std::size_t i, const SolverResult& rr) {
+        res.iterations += rr.iterations;
+        res.history.insert(res.history.end(), rr.history.begin(), rr.history.end());
+        res.reliable_updates += rr.reliable_updates;
+        res.lookaheads += rr.lookaheads;
+        res.lookaheads_void += rr.lookaheads_void;
+        res.flops += rr.flops;
+        out.refine_iterations[i] = rr.iterations;
+        out.refine_seconds[i] = rr.seconds;
+        out.true_residual[i] = rr.true_residual;
+        if (!rr.converged && failure.empty())
+          failure = "refinement of shift " + std::to_string(i) + " (sigma " + sci(shifts[i]) + ") failed: " + rr.failure;
+      };
+      if (!together) {
+        SpinorField tmp(vp);
+        for (std::size_t i = 0; i < n; ++i) {
+          const double t2 = check(i, tmp);
+          if (out.true_residual[i] <= tols[i] || out_of_iterations(i)) continue;
           // tmp = b - (A + sigma_i) x_i, as the refinement's first step would form it again
-          const SolverResult rr = solvers::detail::cg_shifted_from(op, shifts[i], x[i], b, {&tmp, t2}, q, sloppy);
-          res.iterations += rr.iterations;
-          res.history.insert(res.history.end(), rr.history.begin(), rr.history.end());
-          res.reliable_updates += rr.reliable_updates;
-          res.lookaheads += rr.lookaheads;
-          res.lookaheads_void += rr.lookaheads_void;
-          res.flops += rr.flops;
-          out.refine_iterations[i] = rr.iterations;
-          out.refine_seconds[i] = rr.seconds;
-          rel = rr.true_residual;
-          if (!rr.converged && failure.empty())
-            failure = "refinement of shift " + std::to_string(i) + " (sigma " + sci(shifts[i]) + ") failed: " + rr.failure;
+          absorb(i, solvers::detail::cg_shifted_from(op, shifts[i], x[i], b, {&tmp, t2}, refine_params(i), sloppy));
         }
-        out.true_residual[i] = rel;
+      } else {
+        std::vector<SpinorField> resid;  // b - (A + sigma_i) x_i of the shifts to refine
+        std::vector<solvers::detail::StartResidual> starts;
+        std::vector<std::size_t> refine;
+        std::vector<double> rs, rt;
+        std::vector<SpinorField*> rx;
+        resid.reserve(n);  // starts point into it
+        for (std::size_t i = 0; i < n; ++i) {
+          if (resid.size() == refine.size()) resid.emplace_back(vp);
+          const double t2 = check(i, resid.back());
+          if (out.true_residual[i] <= tols[i]) continue;
+          starts.push_back({&resid.back(), t2});
+          refine.push_back(i);
+          rs.push_back(shifts[i]);
+          rt.push_back(tols[i]);
+          rx.push_back(&x[i]);
+        }
+        if (!refine.empty() && !out_of_iterations(refine.front())) {
+          const std::vector<SolverResult> rr =
+              solvers::detail::cg_shifted_together(op, rs, rx, b, starts, rt, refine_params(refine.front()), sloppy);
+          for (std::size_t k = 0; k < refine.size(); ++k) absorb(refine[k], rr[k]);
+        }
       }
       res.true_residual = *std::max_element(out.true_residual.begin(), out.true_residual.end());
     }

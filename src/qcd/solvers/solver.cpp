@@ -59,6 +59,11 @@ bool lookahead_env_off() {
 }
 }  // namespace
 
+bool multishift_together_env_off() {
+  static const bool off = switched_off("GLUON_MULTISHIFT_TOGETHER");
+  return off;
+}
+
 LinearOp make_op(const DiracOperator& op, Form form, double shift) {
   LinearOp L;
   L.params = op.vector_params();
@@ -148,6 +153,9 @@ Monitor::Monitor(std::string solver, const SolverParams& p, SolverResult& result
   if (p.cg_lookahead < -1 || p.cg_lookahead > 1)
     throw InputError(solver_ + ": cg_lookahead: expected -1 (on a GPU), 0 or 1, found " +
                      std::to_string(p.cg_lookahead));
+  if (p.multishift_together < -1 || p.multishift_together > 1)
+    throw InputError(solver_ + ": multishift_together: expected -1 (on a GPU), 0 or 1, found " +
+                     std::to_string(p.multishift_together));
   if (p.multishift_window < 1 || p.multishift_window > blas::kMaxShiftWindow)
     throw InputError(solver_ + ": multishift_window: expected 1 to " + std::to_string(blas::kMaxShiftWindow) +
                      ", found " + std::to_string(p.multishift_window));
@@ -357,6 +365,47 @@ double ReliableSolution::true_r2() {
 // until n of them are added to X in the step of every n-th iteration (blas::cg_step_batched) or
 // before a true-residual check, a failure or the iteration limit (blas::axpy_sum). X is then
 // read and written once per n iterations; the other steps only form p_next = R + beta p.
+bool CgProgress::check_due(double r2, double stop2, bool mixed, double delta) {
+  const double rn = std::sqrt(r2);
+  rmax = std::max(rmax, rn);
+  const bool claims = r2 <= stop2;
+  if (r2 < 0.25 * best2) {  // progress: |r| halved
+    best2 = r2;
+    since_best = 0;
+  }
+  const bool stalled = ++since_best >= kStallIterations;
+  return claims || stalled || (mixed && rn < delta * rmax);
+}
+
+bool cg_true_residual(ReliableSolution& sol, SpinorField& R, SpinorField& pn, CgProgress& g, double& r2, Monitor& m,
+                      const runtime::Exec& exs) {
+  // X holds this iteration's step; pn = R + beta p_old is the next direction. Keep q = beta p_old
+  // (R is still the iterated residual here) for the re-projection below.
+  blas::axpy(-1.0, R, pn, exs);
+  m.flops(2 * sol.nrs);
+  const double t2 = sol.true_r2();  // (mixed: R = r too)
+  if (t2 <= sol.stop2) return true;
+  const bool worse = t2 > g.last_true2;
+  g.last_true2 = t2;
+  r2 = g.r2_prev = t2;
+  g.rmax = std::sqrt(t2);
+  g.best2 = t2;
+  g.since_best = 0;
+  if (worse) {
+    // The true residual grew since the last update: the sloppy recurrence has drifted too far
+    // for its search direction to be useful. Restart it from the true residual.
+    blas::copy(pn, R, exs);
+    ++m.result().restarts;
+    return false;
+  }
+  // Keep the search direction, re-projected against the new residual (QUDA's CG):
+  // p = R + q - (<R, q> / |R|^2) R.
+  const complexd rq = blas::cdot(R, pn, exs);
+  blas::caxpy(complexd(1.0 - rq.re / r2, -rq.im / r2), R, pn, exs);
+  m.flops(8 * sol.nrs);
+  return false;
+}
+
 bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, const SpinorField& b,
              double tol, Monitor& m, const StartResidual* start) {
   const runtime::Exec& exs = As.exec;
@@ -401,17 +450,16 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
   auto pap_slot = [&](int j) { return blas::Slot{&slots, 2 + 2 * j}; };
   bool begun = false;  // the first part for dirs[cur_dir] is queued into pap_slot(cur_pap)
 
-  double rmax = std::sqrt(r2), last_true2 = r2, best2 = r2, r2_prev = r2;
-  int since_best = 0;
+  CgProgress g(r2);
   // Whether the next iteration's check (on |r|^2 after it, predicted from the last two) is far
   // enough from a reliable update, the convergence check and the limits to look ahead past it: a
   // factor 1.5 in |r| from the thresholds (a wrong guess costs the first part once, or the
   // overlap of one iteration).
   auto look_past = [&] {
-    if (!lookahead || res.iterations + 2 > m.params().max_iter || since_best + 2 >= kStallIterations) return false;
-    const double next2 = r2 * std::min(1.0, r2 / r2_prev);
+    if (!lookahead || res.iterations + 2 > m.params().max_iter || g.since_best + 2 >= kStallIterations) return false;
+    const double next2 = r2 * std::min(1.0, r2 / g.r2_prev);
     if (next2 <= 2.25 * stop2) return false;
-    return !(mixed && next2 < 2.25 * delta * delta * rmax * rmax);
+    return !(mixed && next2 < 2.25 * delta * delta * g.rmax * g.rmax);
   };
   try {
     while (true) {
@@ -452,52 +500,20 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
       if (pAp <= 0.0)
         throw Failure{"breakdown: p^dagger A p = " + sci(pAp) +
                       " <= 0 (the operator is not Hermitian positive definite)"};
-      r2_prev = r2;
+      g.r2_prev = r2;
       r2 = slots.host(1 - cur);
       cur = 1 - cur;
       m.finite("|r|^2", r2);
       m.iteration(r2, b2);
       m.flops(As.flops + 10 * nrs);
-      const double rn = std::sqrt(r2);
-      rmax = std::max(rmax, rn);
-      const bool claims = r2 <= stop2;
-      if (r2 < 0.25 * best2) {  // progress: |r| halved
-        best2 = r2;
-        since_best = 0;
-      }
-      const bool stalled = ++since_best >= kStallIterations;
-      if (!claims && !stalled && !(mixed && rn < delta * rmax)) continue;
-      // Reliable update (or the convergence check): the true residual in the outer precision.
-      // X then holds this iteration's step; p = R + beta p_old is the next direction. Keep
-      // q = beta p_old (R is still the iterated residual here) for the re-projection below. A
-      // first part queued ahead is void: p changes, and the outer operator may be this one.
+      if (!g.check_due(r2, stop2, mixed, delta)) continue;
+      // Reliable update (or the convergence check). A first part queued ahead is void: p changes,
+      // and the outer operator may be this one.
       res.lookaheads_void += begun ? 1 : 0;
       begun = false;
       flush_x();
-      SpinorField& pn = dirs[cur_dir];
-      blas::axpy(-1.0, R, pn, exs);
-      m.flops(2 * nrs);
-      const double t2 = sol.true_r2();  // (mixed: R = r too)
-      if (t2 <= stop2) return true;
-      const bool worse = t2 > last_true2;
-      last_true2 = t2;
-      r2 = r2_prev = t2;
+      if (cg_true_residual(sol, R, dirs[cur_dir], g, r2, m, exs)) return true;
       slots.set(cur, r2);
-      rmax = std::sqrt(t2);
-      best2 = t2;
-      since_best = 0;
-      if (worse) {
-        // The true residual grew since the last update: the sloppy recurrence has drifted too far
-        // for its search direction to be useful. Restart it from the true residual.
-        blas::copy(pn, R, exs);
-        ++res.restarts;
-        continue;
-      }
-      // Keep the search direction, re-projected against the new residual (QUDA's CG):
-      // p = R + q - (<R, q> / |R|^2) R.
-      const complexd rq = blas::cdot(R, pn, exs);
-      blas::caxpy(complexd(1.0 - rq.re / r2, -rq.im / r2), R, pn, exs);
-      m.flops(8 * nrs);
     }
   } catch (const Failure&) {
     try {

@@ -3,9 +3,12 @@
 // DiracOperator), the iteration monitor (history, NaN/Inf and breakdown checks, verbose lines,
 // flop count) and the failure path of solver.h's policy, and the CG core shared by cg, cgnr,
 // cgne and the multi-shift refinement.
+#include <cmath>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/dirac/dirac.h"
@@ -144,6 +147,27 @@ void check_vectors(const char* solver, const DiracOperator& op, const SpinorFiel
 void check_sloppy(const char* solver, const DiracOperator& op, const DiracOperator* sloppy);
 std::string precision_name(const DiracOperator& op, const DiracOperator* sloppy);
 
+// The host's bookkeeping of a CG solve between true-residual checks (cg_core,
+// cg_shifted_together): the largest |r| since the last check (rmax, for the reliable-update
+// threshold delta), the last true |r|^2, the best iterated |r|^2 and the iterations since it
+// halved (stagnation: kStallIterations), the previous iteration's |r|^2.
+struct CgProgress {
+  explicit CgProgress(double r2) : rmax(std::sqrt(r2)), last_true2(r2), best2(r2), r2_prev(r2) {}
+  // After an iteration with iterated |r|^2 = r2: whether the true residual is due (r2 claims
+  // convergence, the solve stalled, or a mixed solve's |r| fell by delta below rmax).
+  bool check_due(double r2, double stop2, bool mixed, double delta);
+  double rmax, last_true2, best2, r2_prev;
+  int since_best = 0;
+};
+
+// The true-residual check of a CG solve (a reliable update, or the convergence check), after an
+// iteration whose X update is applied and whose next direction pn = R + beta p_old is formed:
+// true when the true residual met sol.stop2; otherwise R (and r2) restart from the true residual
+// and pn is re-projected against it (QUDA's CG), or restarts as R when the true residual grew
+// since the last check. The caller stores r2 where its next iteration reads it.
+bool cg_true_residual(ReliableSolution& sol, SpinorField& R, SpinorField& pn, CgProgress& g, double& r2, Monitor& m,
+                      const runtime::Exec& exs);
+
 // CG on A x = b (A Hermitian positive definite), mixed precision with reliable updates when
 // `mixed` (As on its own vectors). Adds its iterations/history/flops to m.result(); sets
 // m.result().true_residual. Returns true when the true residual met params.tol. Throws Failure.
@@ -154,5 +178,24 @@ bool cg_core(const LinearOp& A, const LinearOp& As, bool mixed, SpinorField& x, 
 // refinements): the same solve, less the operator application that would form it again.
 SolverResult cg_shifted_from(const DiracOperator& op, double shift, SpinorField& x, const SpinorField& b,
                              const StartResidual& start, const SolverParams& params, const DiracOperator* sloppy);
+
+// Several cg_shifted_from solves at once, (A + shifts[j]) x[j] = b from x[j] with its residual
+// starts[j] (outer precision, as formed by the caller), to tolerance tols[j]: multi-shift CG's
+// refinements (SolverParams::multishift_together). Each is CG as cg_core runs it with x updated
+// every iteration and no look-ahead (mixed precision with reliable updates, the same checks and
+// the same failures), its own SolverResult; their operator steps go to one
+// DiracOperator::normal_shifted_multi call an iteration (then p^dagger A p, the residual and the
+// x and p updates by BLAS kernels) and the host waits once an iteration for all of them.
+// params.max_iter bounds their iterations together, as it bounds refinements one by one (each
+// takes what the earlier ones left): when the next iteration would exceed it, the solves left
+// over end with their true residual checked. params.use_initial_guess must be set.
+std::vector<SolverResult> cg_shifted_together(const DiracOperator& op, std::span<const double> shifts,
+                                              std::span<SpinorField* const> x, const SpinorField& b,
+                                              std::span<const StartResidual> starts, std::span<const double> tols,
+                                              const SolverParams& params, const DiracOperator* sloppy);
+
+// GLUON_MULTISHIFT_TOGETHER=0: SolverParams::multishift_together's default (-1) off on the GPU
+// too (A/B runs).
+bool multishift_together_env_off();
 
 }  // namespace gluon::qcd::solvers::detail

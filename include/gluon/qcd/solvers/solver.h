@@ -100,6 +100,14 @@ struct SolverParams {
   // -1: on when the sloppy operator runs on a GPU (GLUON_CG_LOOKAHEAD=0 turns that off, for A/B
   // runs); 0: never; 1: always (the CPU tests).
   int cg_lookahead = -1;
+  // Multi-shift CG: the shifts whose true residual after the sloppy loop is above their tolerance
+  // are refined together (solvers::detail::cg_shifted_together): one CG each, their operator
+  // steps applied in one DiracOperator::normal_shifted_multi call an iteration (even-odd
+  // staggered reads each link once for up to 4 of them) and one host wait an iteration for all.
+  // Each refinement then runs without the look-ahead and with x updated every iteration.
+  // -1: together when the sloppy operator runs on a GPU (GLUON_MULTISHIFT_TOGETHER=0 turns that
+  // off, for A/B runs); 0: one by one; 1: together (the CPU tests).
+  int multishift_together = -1;
 };
 
 struct SolverResult {
