@@ -580,6 +580,8 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
     j["shift_iterations"] = ms.shift_iterations;
     j["shift_refine_iterations"] = ms.refine_iterations;
     j["shift_refine_seconds"] = ms.refine_seconds;
+    j["refine_seconds"] = ms.refine_wall_seconds;
+    j["refined_together"] = ms.refined_together;
     j["multishift_window"] = sp.multishift_window;
   }
   j["reliable_updates"] = r.reliable_updates;
@@ -624,10 +626,9 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
                       *std::max_element(times.begin(), times.end()));
   if (multishift) {
     const qcd::MultiShiftResult& ms = ms_runs[med];
-    double refine_s = 0.0;
-    for (double t : ms.refine_seconds) refine_s += t;
-    text += fmt::format("             {} shifts {}, refinement iterations {} ({:.4f} s of the solve)\n",
-                        shifts.size(), fmt::join(shifts, ","), fmt::join(ms.refine_iterations, ","), refine_s);
+    text += fmt::format("             {} shifts {}, refinement iterations {} ({}, {:.4f} s of the solve)\n",
+                        shifts.size(), fmt::join(shifts, ","), fmt::join(ms.refine_iterations, ","),
+                        ms.refined_together ? "together" : "one by one", ms.refine_wall_seconds);
   }
   if (mixed)
     text += fmt::format("             {} reliable updates (delta {})\n", r.reliable_updates, r.reliable_delta);

@@ -313,6 +313,9 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
       refine_total += rsec[i];
     }
     EXPECT_LT(refine_total, j["seconds"].get<double>());
+    EXPECT_GE(j["refine_seconds"].get<double>(), 0.0);
+    EXPECT_LT(j["refine_seconds"].get<double>(), j["seconds"].get<double>());
+    EXPECT_EQ(j["refined_together"], false) << "together is the GPU's default (SolverParams::multishift_together -1)";
     if (args.find("--shift-tols") != std::string::npos) EXPECT_EQ(tols[2], 1e-6);
     EXPECT_GT(j["iterations"].get<int>(), 0);
     EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);

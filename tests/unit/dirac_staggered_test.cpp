@@ -604,6 +604,7 @@ TEST(StaggeredEvenOdd, ShiftedMultiEqualsEachVectorAlone) {
       const StaggeredDirac op = c.improved ? StaggeredDirac(p, f, l, kCpu, FieldOrder::site_major)
                                            : StaggeredDirac(p, u, kCpu, FieldOrder::site_major);
       ASSERT_FALSE(op.vectorised());
+      EXPECT_EQ(op.shifted_multi_width(), 4);
       const SpinorFieldParams vp = op.vector_params();
       for (std::size_t n : {1u, 3u, 4u, 6u}) {
         SCOPED_TRACE(std::to_string(n) + " vectors");
@@ -644,6 +645,7 @@ TEST(StaggeredEvenOdd, ShiftedMultiEqualsEachVectorAlone) {
   const SpinorField* ai[] = {&a};
   const double sh[] = {0.5};
   tiled.normal_shifted_multi(bo, ai, sh);
+  EXPECT_EQ(tiled.shifted_multi_width(), tiled.vectorised() ? 1 : 4);
   SpinorField* bo0[] = {&b0};
   const SpinorField* ai0[] = {&a0};
   plain.normal_shifted_multi(bo0, ai0, sh);

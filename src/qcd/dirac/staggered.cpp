@@ -365,10 +365,13 @@ void StaggeredDirac::apply(SpinorField& out, const SpinorField& in, int parity, 
 
 // A launch of the multi-vector kernel: vector j's fields checked as apply() checks them, and
 // every vector's fields at the same offsets (base_for) as vector 0's.
+bool StaggeredDirac::multi_kernel_runs() const { return params_.even_odd && !halo_->active() && !vectorised(); }
+int StaggeredDirac::shifted_multi_width() const { return multi_kernel_runs() ? detail::kStaggeredMultiMax : 1; }
+
 void StaggeredDirac::normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
                                           std::span<const double> shifts) const {
   check_shifted_multi(out, in, shifts);
-  if (!params_.even_odd || halo_->active() || vectorised()) return DiracOperator::normal_shifted_multi(out, in, shifts);
+  if (!multi_kernel_runs()) return DiracOperator::normal_shifted_multi(out, in, shifts);
   const std::int64_t half = fat_.geometry().half_volume();
   const double m2 = params_.mass * params_.mass;
   SpinorFieldParams tq = full_params();

@@ -24,6 +24,7 @@
 #include "gluon/qcd/solvers/cg.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
+#include "gluon/runtime/timer.h"
 #include "../cg_coefficients.h"
 #include "solver_support.h"
 
@@ -276,7 +277,8 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
       flush_window(false);
       flush();
       const bool together = p.multishift_together == 1 ||
-                            (p.multishift_together == -1 && exs.on_device() && !solvers::detail::multishift_together_env_off());
+                            (p.multishift_together == -1 && exs.on_device() && so.shifted_multi_width() > 1 &&
+                             !solvers::detail::multishift_together_env_off());
       // t = b - (A + sigma_i) x_i; sets the shift's true residual and returns |t|^2.
       auto check = [&](std::size_t i, SpinorField& t) {
         const LinearOp Ai = solvers::detail::make_op(op, Form::normal, shifts[i]);
@@ -319,6 +321,9 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
         if (!rr.converged && failure.empty())
           failure = "refinement of shift " + std::to_string(i) + " (sigma " + sci(shifts[i]) + ") failed: " + rr.failure;
       };
+      out.refined_together = together;
+      runtime::Timer refine_timer;
+      refine_timer.start();
       if (!together) {
         SpinorField tmp(vp);
         for (std::size_t i = 0; i < n; ++i) {
@@ -350,6 +355,9 @@ MultiShiftResult multishift_cg(const DiracOperator& op, std::vector<SpinorField>
           for (std::size_t k = 0; k < refine.size(); ++k) absorb(refine[k], rr[k]);
         }
       }
+      runtime::synchronize(exs);
+      refine_timer.stop();
+      out.refine_wall_seconds = refine_timer.elapsed_s();
       res.true_residual = *std::max_element(out.true_residual.begin(), out.true_residual.end());
     }
   } catch (const Failure& f) {

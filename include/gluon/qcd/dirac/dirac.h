@@ -131,6 +131,8 @@ class DiracOperator {
   // The three spans have one size, and no out[j] may be any in[k].
   virtual void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
                                     std::span<const double> shifts) const;
+  // How many vectors normal_shifted_multi applies in one pass over the links (1: one by one).
+  virtual int shifted_multi_width() const { return 1; }
 
   // Full source b -> right-hand side of the system M x = b_pc that vector_params() fields hold.
   virtual void prepare(SpinorField& b_pc, const SpinorField& b_full) const = 0;

@@ -118,6 +118,7 @@ class StaggeredDirac final : public DiracOperator {
   // one launch each, each link read once for all of them (dirac.h); elsewhere one by one.
   void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
                             std::span<const double> shifts) const override;
+  int shifted_multi_width() const override;
   void M_full(SpinorField& out, const SpinorField& in) const override;
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
   void reconstruct(SpinorField& x_full, const SpinorField& x_pc, const SpinorField& b_full) const override;
@@ -157,6 +158,9 @@ class StaggeredDirac final : public DiracOperator {
   // Whether CG's step runs folded into the two hops (even-odd, not split, not the CPU vector
   // kernel, double or single); elsewhere it is M_dot of M + shift and then blas::cg_residual.
   bool cg_folds() const;
+  // Whether normal_shifted_multi runs the multi-vector kernel (even-odd, not split, not the CPU
+  // vector kernel).
+  bool multi_kernel_runs() const;
   // out = a x + b D in (x optional) over `parity` (0/1) or all sites (-1, full fields). With
   // `fold` (one parity, not split): a sum over the launched sites queued into slots, or CG's
   // residual update (staggered_dslash.h, StaggeredFold).

@@ -42,7 +42,9 @@ struct MultiShiftResult {
   std::vector<double> true_residual;
   std::vector<int> shift_iterations;
   std::vector<int> refine_iterations;
-  std::vector<double> refine_seconds;
+  std::vector<double> refine_seconds;  // each shift's refinement (together: overlapping)
+  double refine_wall_seconds = 0.0;    // the refinement phase, end to end
+  bool refined_together = false;       // SolverParams::multishift_together's choice
   bool converged = false;
 };
 

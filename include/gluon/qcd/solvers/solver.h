@@ -105,8 +105,9 @@ struct SolverParams {
   // steps applied in one DiracOperator::normal_shifted_multi call an iteration (even-odd
   // staggered reads each link once for up to 4 of them) and one host wait an iteration for all.
   // Each refinement then runs without the look-ahead and with x updated every iteration.
-  // -1: together when the sloppy operator runs on a GPU (GLUON_MULTISHIFT_TOGETHER=0 turns that
-  // off, for A/B runs); 0: one by one; 1: together (the CPU tests).
+  // -1: together when the sloppy operator runs on a GPU and applies several vectors in one pass
+  // (DiracOperator::shifted_multi_width() > 1; GLUON_MULTISHIFT_TOGETHER=0 turns that off, for
+  // A/B runs); 0: one by one; 1: together (the CPU tests).
   int multishift_together = -1;
 };
 
