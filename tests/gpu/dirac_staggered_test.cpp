@@ -311,12 +311,23 @@ TEST(StaggeredGpu, ShiftedMultiAndRefinementsTogetherMatchTheCpu) {
             ig.push_back(&in_g[j]);
           }
           const std::span<const double> sh(shifts_all, n);
-          cpu_op.normal_shifted_multi(oc, ic, sh);
-          gpu_op.normal_shifted_multi(og, ig, sh);
-          runtime::synchronize(gpu);
-          for (std::size_t j = 0; j < n; ++j)
+          runtime::ScalarSlots dc(cpu, 6), dg(gpu, 6);
+          std::vector<blas::Slot> pc, pg;
+          for (std::size_t j = 0; j < n; ++j) {
+            pc.push_back({&dc, static_cast<int>(j)});
+            pg.push_back({&dg, static_cast<int>(j)});
+          }
+          cpu_op.normal_shifted_multi(oc, ic, sh, pc);
+          gpu_op.normal_shifted_multi(og, ig, sh, pg);
+          dg.record();
+          dg.wait();
+          for (std::size_t j = 0; j < n; ++j) {
             EXPECT_LT(max_rel_diff(to_host_double(out_g[j], gpu), to_host_double(out_c[j], cpu)), tolerance(p))
                 << "vector " << j;
+            EXPECT_NEAR(dg.host(static_cast<int>(j)), dc.host(static_cast<int>(j)),
+                        10 * tolerance(p) * std::fabs(dc.host(static_cast<int>(j))))
+                << "p^dagger A p of vector " << j;
+          }
         }
       }
   // Multi-shift CG, double-single and double-half, naive r12.

@@ -577,7 +577,7 @@ TEST(StaggeredEvenOdd, CgResidualFoldEqualsMDotThenCgResidual) {
 
 // normal_shifted_multi: the multi-vector kernel (site_major: the scalar kernel, as on the GPU)
 // reads each link once for up to 4 vectors and gives each vector what M and the shift's axpy give
-// it alone, term by term the same arithmetic: to the bit in double and single where the shift is
+// it alone, and its p^dagger A p what blas::re_dot gives, term by term the same arithmetic: to the bit in double and single where the shift is
 // 0, and to rounding otherwise (the shift joins the mass term, m^2 + shift, where the default adds
 // it by an axpy). 1 to 6 vectors (two launches of 4 and 2), every link storage, naive and improved.
 // On the CPU vector kernel's tiled vectors the default (one by one) runs. Refusals: sizes, and an
@@ -621,11 +621,19 @@ TEST(StaggeredEvenOdd, ShiftedMultiEqualsEachVectorAlone) {
           ins.push_back(&in[j]);
         }
         const std::span<const double> shifts(shifts_all, n);
-        op.normal_shifted_multi(outs, ins, shifts);
+        runtime::ScalarSlots dots(kCpu, 6);
+        std::vector<blas::Slot> pap;
+        for (std::size_t j = 0; j < n; ++j) pap.push_back({&dots, static_cast<int>(j)});
+        op.normal_shifted_multi(outs, ins, shifts, pap);
         for (std::size_t j = 0; j < n; ++j) {
           SpinorField want(vp);
           op.M(want, in[j]);
           if (shifts[j] != 0.0) blas::axpy(shifts[j], in[j], want, kCpu);
+          // The dot is summed from the values before the store rounds them (single, half).
+          const double dot = blas::re_dot(in[j], want, kCpu);
+          EXPECT_NEAR(dots.host(static_cast<int>(j)), dot,
+                      (prec == Precision::double_ ? 1e-12 : prec == Precision::single ? 1e-5 : 2e-3) * std::fabs(dot))
+              << "p^dagger A p of vector " << j;
           const double w2 = blas::norm2(want, kCpu);
           blas::axpy(-1.0, want, out[j], kCpu);
           const double d = std::sqrt(blas::norm2(out[j], kCpu) / w2);
@@ -657,6 +665,9 @@ TEST(StaggeredEvenOdd, ShiftedMultiEqualsEachVectorAlone) {
   // Refusals.
   const double two[] = {0.0, 1.0};
   EXPECT_THROW(plain.normal_shifted_multi(bo0, ai0, two), InputError);
+  runtime::ScalarSlots ds(kCpu, 2);
+  const blas::Slot two_slots[] = {{&ds, 0}, {&ds, 1}};
+  EXPECT_THROW(plain.normal_shifted_multi(bo0, ai0, sh, two_slots), InputError);
   SpinorField* self[] = {&a0};
   EXPECT_THROW(plain.normal_shifted_multi(self, ai0, sh), InputError);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Multi-shift CG's refinements together (SolverParams::multishift_together; the multi-vector
 # staggered kernel) on one H200. PART=build: the whole tree (bench/gpu-build.sh), the GPU staggered
-# and solver tests, then round 1 of the A/B. PART=ab: every GPU test, then the A/B rounds and one
-# profiled solve each way. A/B: each multi-shift solve with the refinements together (the GPU's
+# and solver tests, then round 1 of the A/B (and, with PROFILE=1, one profiled solve each way).
+# PART=ab: every GPU test, then the A/B rounds and one profiled solve each way. A/B: each multi-shift solve with the refinements together (the GPU's
 # default) and one by one (GLUON_MULTISHIFT_TOGETHER=0), alternating order, one shared tune cache.
 # Everything lands in $OUT/r.tar.
 S=$SECONDS
@@ -49,8 +49,9 @@ for round in $rounds; do
     set -- $spec; [[ $((SECONDS - S)) -gt ${BUDGET:-480} ]] && break 2; run $1 on $2 $3 $4 $5; done
   echo "round $round done $((SECONDS - S)) s"
 done
-if [[ $PART != build ]]; then
+if [[ $PART != build || -n $PROFILE ]]; then
   for mode in on off; do
+    [[ $((SECONDS - S)) -gt $((${BUDGET:-480} + 60)) ]] && break
     e=(); [[ $mode == off ]] && e=(GLUON_MULTISHIFT_TOGETHER=0)
     env "${e[@]}" GLUON_PROFILE=1 timeout 60 $B/gluon bench solver $(args staggered 0.6 single default) --repeat 1 > $R/profile-stag0-single-$mode.txt 2>&1
     head -12 $R/profile-stag0-single-$mode.txt | grep -E "profile:|multi|cg_step|re_dot|cg_residual"

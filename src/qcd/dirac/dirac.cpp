@@ -34,11 +34,11 @@ void DiracOperator::MdagM(SpinorField& out, const SpinorField& in) const {
 }
 
 void DiracOperator::check_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                         std::span<const double> shifts) {
-  if (out.size() != in.size() || shifts.size() != in.size())
-    throw InputError("normal_shifted_multi: expected as many outputs and shifts as inputs (" +
-                     std::to_string(in.size()) + "), found " + std::to_string(out.size()) + " outputs and " +
-                     std::to_string(shifts.size()) + " shifts");
+                                        std::span<const double> shifts, std::span<const blas::Slot> pAp) {
+  if (out.size() != in.size() || shifts.size() != in.size() || (!pAp.empty() && pAp.size() != in.size()))
+    throw InputError("normal_shifted_multi: expected as many outputs, shifts and (if any) dot slots as inputs (" +
+                     std::to_string(in.size()) + "), found " + std::to_string(out.size()) + ", " +
+                     std::to_string(shifts.size()) + " and " + std::to_string(pAp.size()));
   for (const SpinorField* o : out)
     for (const SpinorField* i : in)
       if (o->data() == i->data())
@@ -46,12 +46,13 @@ void DiracOperator::check_shifted_multi(std::span<SpinorField* const> out, std::
 }
 
 void DiracOperator::normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                                         std::span<const double> shifts) const {
-  check_shifted_multi(out, in, shifts);
+                                         std::span<const double> shifts, std::span<const blas::Slot> pAp) const {
+  check_shifted_multi(out, in, shifts, pAp);
   for (std::size_t j = 0; j < in.size(); ++j) {
     if (hermitian_positive()) M(*out[j], *in[j]);
     else MdagM(*out[j], *in[j]);
     if (shifts[j] != 0.0) blas::axpy(shifts[j], *in[j], *out[j], exec_);
+    if (!pAp.empty()) blas::re_dot(*in[j], *out[j], pAp[j], exec_);
   }
 }
 

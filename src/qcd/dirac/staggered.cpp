@@ -11,6 +11,7 @@
 #include "dirac_factories.h"
 #include "gluon/qcd/field_convert.h"
 #include "gluon/runtime/error.h"
+#include "gluon/runtime/scalar_slots.h"
 #include "gluon/comm/environment.h"
 #include "staggered_dslash.h"
 #include "staggered_simd.h"
@@ -369,9 +370,12 @@ bool StaggeredDirac::multi_kernel_runs() const { return params_.even_odd && !hal
 int StaggeredDirac::shifted_multi_width() const { return multi_kernel_runs() ? detail::kStaggeredMultiMax : 1; }
 
 void StaggeredDirac::normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                                          std::span<const double> shifts) const {
-  check_shifted_multi(out, in, shifts);
-  if (!multi_kernel_runs()) return DiracOperator::normal_shifted_multi(out, in, shifts);
+                                          std::span<const double> shifts, std::span<const blas::Slot> pAp) const {
+  check_shifted_multi(out, in, shifts, pAp);
+  if (!multi_kernel_runs()) return DiracOperator::normal_shifted_multi(out, in, shifts, pAp);
+  const char* who = "staggered normal_shifted_multi";
+  if (!pAp.empty() && !multi_sums_)
+    multi_sums_ = std::make_shared<runtime::ScalarSlots>(exec_, detail::kStaggeredMultiMax);
   const std::int64_t half = fat_.geometry().half_volume();
   const double m2 = params_.mass * params_.mass;
   SpinorFieldParams tq = full_params();
@@ -400,6 +404,14 @@ void StaggeredDirac::normal_shifted_multi(std::span<SpinorField* const> out, std
     m.base.c_fat = 0.5 * b * fat_scale_;
     m.base.c_long = 0.5 * b * long_scale_;
     m.base.view = halo_->local_view();
+    if (x_of(j0) && !pAp.empty()) {  // the second kernel: each vector's Re <in_j, out_j>
+      for (int j = 0; j < n; ++j) {
+        m.dot_device[j] = blas::slot_address(who, "pAp", pAp[j0 + static_cast<std::size_t>(j)], exec_, false);
+        m.dot_host[j] = blas::slot_address(who, "pAp", pAp[j0 + static_cast<std::size_t>(j)], exec_, true);
+      }
+      m.sums_device = multi_sums_->device(0);
+      m.sums_host = multi_sums_->mirror(0);
+    }
     launch_staggered_multi(params_.precision, m);
   };
   for (std::size_t j0 = 0; j0 < in.size(); j0 += detail::kStaggeredMultiMax) {

@@ -71,6 +71,12 @@ struct StaggeredMultiLaunch {
   const SpinorField* in[kStaggeredMultiMax] = {};
   const SpinorField* x[kStaggeredMultiMax] = {};
   double beta[kStaggeredMultiMax] = {};
+  // xpay only, optional: Re <x_j, out_j> into dot_device[j] / dot_host[j] (a slot and its mirror),
+  // through 4 consecutive scratch slots (sums_device / sums_host; nullptr: no sums).
+  double* dot_device[kStaggeredMultiMax] = {};
+  double* dot_host[kStaggeredMultiMax] = {};
+  double* sums_device = nullptr;
+  double* sums_host = nullptr;
 };
 
 template <class Store>

@@ -1,8 +1,6 @@
 // Staggered hopping kernels (naive and improved) in half precision storage; see staggered_kernels.h.
 #include "staggered_kernels.h"
-#include "staggered_multi_kernels.h"
 
 namespace gluon::qcd::detail {
 template void launch_staggered_dslash_impl<std::int16_t>(const StaggeredLaunch&);
-template void launch_staggered_multi_impl<std::int16_t>(const StaggeredMultiLaunch&);
 }  // namespace gluon::qcd::detail

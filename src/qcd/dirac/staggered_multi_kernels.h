@@ -1,7 +1,8 @@
 #pragma once
 // Private: the staggered hop applied to several vectors in one pass over the links, included only
-// by the staggered_{double,single,half}_kernels.cpp files (after staggered_kernels.h, whose
-// helpers it uses). staggered_dslash.h declares the launcher (StaggeredMultiLaunch).
+// by the staggered_multi_{double,single,half}_kernels.cpp files (files of their own, so that nvcc
+// compiles them beside the single-vector kernels). staggered_dslash.h declares the launcher
+// (StaggeredMultiLaunch).
 //
 // One thread per output site x of one parity of an unsplit lattice, for vectors j < n:
 //   out_j(x) = c_fat  sum_mu s_mu(x) [ F_mu(x) in_j(x+mu)  - F_mu(x-mu)^+  in_j(x-mu) ]
@@ -10,8 +11,9 @@
 // Each link is loaded (and rebuilt) once and applied to all n vectors, so the links' bytes, which
 // are most of a staggered hop's (naive r12: 96 of 108 reals a site; improved: 240 of 252), are
 // read once for n vectors. The arithmetic of each vector is the single-vector kernel's
-// (StaggeredDslashKernel::hop_term), term by term in the same order. No halo and no folded sums:
-// the operator runs it only where its single-vector hops would run the plain body kernel.
+// (StaggeredDslashKernel::hop_term), term by term in the same order. No halo: the operator runs it
+// only where its single-vector hops would run the body kernel. One folded sum: the xpay launch
+// can sum each vector's Re <x_j, out_j> (CG's p^dagger A p) into its own slot.
 #include "staggered_kernels.h"
 
 namespace gluon::qcd::detail {
@@ -78,7 +80,14 @@ struct StaggeredMultiKernel {
     if constexpr (Improved) hop_term<mu, 3>(al, lng, xc, eo, lex, other, eta_neg);
   }
 
-  GLUON_HD void operator()(std::int64_t i) const {
+  GLUON_HD void operator()(std::int64_t i) const { site<false>(i); }
+
+  // Stores out_j(x) for each vector; with Dot (xpay only), also returns Re <x_j, out_j> at the
+  // site in v[j], summed in double from the values before the store rounds them (as the
+  // single-vector kernel's dot fold).
+  template <bool Dot>
+  GLUON_HD DoubleSums<N> site(std::int64_t i) const {
+    DoubleSums<N> sums{};
     const int eo = first + static_cast<int>(i);
     int xc[4];
     idx.coords(eo, xc);
@@ -106,9 +115,30 @@ struct StaggeredMultiKernel {
         for (int c = 0; c < 3; ++c) {
           r.c[c].re += beta[j] * xv.c[c].re;
           r.c[c].im += beta[j] * xv.c[c].im;
+          if constexpr (Dot)
+            sums.v[j] += static_cast<double>(xv.c[c].re) * r.c[c].re + static_cast<double>(xv.c[c].im) * r.c[c].im;
         }
       }
       out[j].store(eo - out_base, r);
+    }
+    return sums;
+  }
+};
+
+// The xpay launch with each vector's Re <x_j, out_j> summed; its finish copies sum j into vector
+// j's slot (device and mirror), from the scratch the reduction wrote.
+template <class K>
+struct StaggeredMultiDotKernel {
+  K k;
+  double* dev[kStaggeredMultiMax];
+  double* host[kStaggeredMultiMax];
+  GLUON_HD DoubleSums<kStaggeredMultiMax> operator()(std::int64_t i) const { return k.template site<true>(i); }
+  GLUON_HD void finish(const DoubleSums<kStaggeredMultiMax>& total) const {
+    for (int j = 0; j < kStaggeredMultiMax; ++j) {
+      if (j < k.n) {
+        *dev[j] = total.v[j];
+        *host[j] = total.v[j];
+      }
     }
   }
 };
@@ -155,7 +185,19 @@ void launch_multi_typed(const StaggeredMultiLaunch& m, GA fat, LA lng) {
   runtime::TuneSpec spec;
   spec.label = Improved ? "improved_staggered_multi" : "staggered_multi";
   spec.tuning = runtime::Tuning::idempotent;  // out-of-place (the caller refuses an output that is an input)
-  spec.aux = std::string(k.xpay ? "xpay " : "") + "n " + char('0' + m.n);
+  spec.aux = std::string(k.xpay ? "xpay " : "") + (m.sums_device ? "dot " : "") + "n " + char('0' + m.n);
+  if (m.sums_device) {
+    using K = decltype(k);
+    StaggeredMultiDotKernel<K> dk{k, {}, {}};
+    for (int j = 0; j < m.n; ++j) {
+      dk.dev[j] = m.dot_device[j];
+      dk.host[j] = m.dot_host[j];
+    }
+    using T = DoubleSums<kStaggeredMultiMax>;
+    runtime::parallel_reduce_into<T>(*a.ex, spec, a.count, dk, reinterpret_cast<T*>(m.sums_host),
+                                     reinterpret_cast<T*>(m.sums_device));
+    return;
+  }
   runtime::parallel_for(*a.ex, spec, a.count, k);
 }
 

@@ -161,6 +161,7 @@ std::vector<SolverResult> cg_shifted_together(const DiracOperator& op, std::span
   std::vector<SpinorField*> outs;
   std::vector<const SpinorField*> ins;
   std::vector<double> sh;
+  std::vector<blas::Slot> pap;
   int used = 0;  // iterations of all solves together
   while (true) {
     step.clear();
@@ -179,23 +180,28 @@ std::vector<SolverResult> cg_shifted_together(const DiracOperator& op, std::span
     }
     if (step.empty()) break;
     used += static_cast<int>(step.size());
-    outs.clear();
-    ins.clear();
-    sh.clear();
-    for (Solve* s : step) {
-      outs.push_back(&*s->Ap);
-      ins.push_back(&*s->P);
-      sh.push_back(s->shift);
+    auto slot = [&](const Solve* s, int i) { return blas::Slot{&slots, static_cast<int>(s->slot0) + i}; };
+    if (step.size() == 1) {
+      // One solve left: its operator step alone, with the operator's fused residual update.
+      Solve* s = step.front();
+      s->As.apply_residual(*s->Ap, *s->P, s->sol->R(), slot(s, cur), slot(s, 2), slot(s, 1 - cur));
+    } else {
+      outs.clear();
+      ins.clear();
+      sh.clear();
+      pap.clear();
+      for (Solve* s : step) {
+        outs.push_back(&*s->Ap);
+        ins.push_back(&*s->P);
+        sh.push_back(s->shift);
+        pap.push_back(slot(s, 2));
+      }
+      so.normal_shifted_multi(outs, ins, sh, pap);  // A p + shift p, and p^dagger (A + shift) p, each
+      for (Solve* s : step)
+        blas::cg_residual(slot(s, cur), slot(s, 2), *s->Ap, s->sol->R(), slot(s, 1 - cur), exs);  // R -= alpha A p
     }
-    so.normal_shifted_multi(outs, ins, sh);  // A p + shift p, each
-    for (Solve* s : step) {
-      const int k = static_cast<int>(s->slot0);
-      const blas::Slot r2_slot{&slots, k + cur}, r2_new{&slots, k + 1 - cur}, pAp{&slots, k + 2};
-      SpinorField& R = s->sol->R();
-      blas::re_dot(*s->P, *s->Ap, pAp, exs);
-      blas::cg_residual(r2_slot, pAp, *s->Ap, R, r2_new, exs);            // R -= alpha A p
-      blas::cg_step_batched(r2_slot, pAp, r2_new, *s->P, *s->P, R, &s->sol->X(), {}, exs);  // X += alpha p; p = R + beta p
-    }
+    for (Solve* s : step)  // X += alpha p; p = R + beta p
+      blas::cg_step_batched(slot(s, cur), slot(s, 2), slot(s, 1 - cur), *s->P, *s->P, s->sol->R(), &s->sol->X(), {}, exs);
     slots.record();
     slots.wait();
     cur = 1 - cur;
@@ -212,7 +218,7 @@ std::vector<SolverResult> cg_shifted_together(const DiracOperator& op, std::span
         s->r2 = slots.host(k + cur);
         m.finite("|r|^2", s->r2);
         m.iteration(s->r2, s->sol->b2);
-        m.flops(s->As.flops + 12 * nrs);
+        m.flops(s->As.flops + 10 * nrs);
         if (!s->g->check_due(s->r2, s->sol->stop2, mixed, s->sol->delta)) continue;
         if (cg_true_residual(*s->sol, s->sol->R(), *s->P, *s->g, s->r2, m, exs)) {
           s->active = false;

@@ -184,8 +184,9 @@ SolverResult cg_shifted_from(const DiracOperator& op, double shift, SpinorField&
 // refinements (SolverParams::multishift_together). Each is CG as cg_core runs it with x updated
 // every iteration and no look-ahead (mixed precision with reliable updates, the same checks and
 // the same failures), its own SolverResult; their operator steps go to one
-// DiracOperator::normal_shifted_multi call an iteration (then p^dagger A p, the residual and the
-// x and p updates by BLAS kernels) and the host waits once an iteration for all of them.
+// DiracOperator::normal_shifted_multi call an iteration, with p^dagger A p (then the residual and
+// the x and p updates by BLAS kernels; a solve left alone takes its operator's fused step,
+// LinearOp::apply_residual), and the host waits once an iteration for all of them.
 // params.max_iter bounds their iterations together, as it bounds refinements one by one (each
 // takes what the earlier ones left): when the next iteration would exceed it, the solves left
 // over end with their true residual checked. params.use_initial_guess must be set.

@@ -126,11 +126,13 @@ class DiracOperator {
   virtual bool hermitian_positive() const { return false; }
   // out[j] = (A + shifts[j]) in[j] for every j, with A = M where hermitian_positive(), else
   // M^dagger M: several shifted systems' operator at once (multi-shift CG refines its shifts
-  // together). The default applies them one by one; even-odd staggered on an unsplit lattice (not
-  // the CPU vector kernel) reads each link once for up to 4 vectors (staggered_multi_kernels.h).
-  // The three spans have one size, and no out[j] may be any in[k].
+  // together). With pAp (one slot per vector, or empty), also Re <in[j], out[j]> (CG's p^dagger
+  // A p) queued into slot pAp[j]. The default applies them one by one (then blas::re_dot); even-odd
+  // staggered on an unsplit lattice (not the CPU vector kernel) reads each link once for up to 4
+  // vectors and sums the dots in its second kernel (staggered_multi_kernels.h). out, in and shifts
+  // have one size, and no out[j] may be any in[k].
   virtual void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                                    std::span<const double> shifts) const;
+                                    std::span<const double> shifts, std::span<const blas::Slot> pAp = {}) const;
   // How many vectors normal_shifted_multi applies in one pass over the links (1: one by one).
   virtual int shifted_multi_width() const { return 1; }
 
@@ -167,7 +169,7 @@ class DiracOperator {
  protected:
   // normal_shifted_multi's argument checks (InputError).
   static void check_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                                  std::span<const double> shifts);
+                                  std::span<const double> shifts, std::span<const blas::Slot> pAp);
   DiracOperator(const DiracParams& p, const runtime::Exec& ex) : params_(p), exec_(ex) {}
   DiracParams params_;
   runtime::Exec exec_;

@@ -117,7 +117,7 @@ class StaggeredDirac final : public DiracOperator {
   // Even-odd, not split, not the CPU vector kernel: the two hops of up to 4 vectors at a time in
   // one launch each, each link read once for all of them (dirac.h); elsewhere one by one.
   void normal_shifted_multi(std::span<SpinorField* const> out, std::span<const SpinorField* const> in,
-                            std::span<const double> shifts) const override;
+                            std::span<const double> shifts, std::span<const blas::Slot> pAp = {}) const override;
   int shifted_multi_width() const override;
   void M_full(SpinorField& out, const SpinorField& in) const override;
   void prepare(SpinorField& b_pc, const SpinorField& b_full) const override;
@@ -181,6 +181,7 @@ class StaggeredDirac final : public DiracOperator {
   double fat_scale_ = 1.0, long_scale_ = 1.0;
   mutable SpinorField tmp_;
   mutable std::vector<SpinorField> multi_tmp_;  // normal_shifted_multi's D_oe in_j (odd sites)
+  mutable std::shared_ptr<runtime::ScalarSlots> multi_sums_;  // and the scratch of its dots
   std::shared_ptr<const detail::SpinorHalo> halo_;
   mutable std::int64_t vector_launches_ = 0;
 };

@@ -1,0 +1,6 @@
+// The staggered multi-vector hop in single precision storage; see staggered_multi_kernels.h.
+#include "staggered_multi_kernels.h"
+
+namespace gluon::qcd::detail {
+template void launch_staggered_multi_impl<float>(const StaggeredMultiLaunch&);
+}  // namespace gluon::qcd::detail
