@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gluon/runtime/cuda/launch.cuh"
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 
 namespace gluon::runtime::cuda {
@@ -34,10 +35,7 @@ int multiprocessor_count(int device) {
 }
 
 bool pdl_enabled() {
-  static const bool on = [] {
-    const char* v = std::getenv("GLUON_PDL");
-    return !(v && std::string(v) == "0");
-  }();
+  static const bool on = !env_switched_off("GLUON_PDL");
   return on;
 }
 

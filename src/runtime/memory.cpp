@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 
 #if GLUON_HAVE_CUDA
@@ -35,10 +36,7 @@ std::string mib(std::size_t bytes) {
 // its loads touch as many pages a tile (bench/results/2026-11-24-cpu-staggered measures both).
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 bool huge_pages_wanted() {
-  static const bool on = [] {
-    const char* e = std::getenv("GLUON_HUGE_PAGES");
-    return !(e && std::strcmp(e, "0") == 0);
-  }();
+  static const bool on = !env_switched_off("GLUON_HUGE_PAGES");
   return on;
 }
 void* host_alloc(std::size_t bytes) {
@@ -309,10 +307,7 @@ DeviceMemoryInfo device_memory_info(int device) {
 }
 
 bool device_cache_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("GLUON_DEVICE_CACHE");
-    return !(e && std::strcmp(e, "0") == 0);
-  }();
+  static const bool on = !env_switched_off("GLUON_DEVICE_CACHE");
   return on;
 }
 

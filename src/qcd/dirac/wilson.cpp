@@ -14,6 +14,7 @@
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/field_convert.h"
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 #include "wilson_internal.h"
 #include "wilson_simd.h"
@@ -213,12 +214,7 @@ namespace detail {
 // measured even (-2% to +1% a solve), so half keeps the plain kernels and the BLAS passes, and its
 // folds are not built.
 bool dslash_fold_pays(Precision p) {
-  static const bool off = [] {  // GLUON_WILSON_FOLD=0: never fold (A/B runs)
-    const char* e = std::getenv("GLUON_WILSON_FOLD");
-    if (!e || !*e) return false;
-    if (std::string(e) == "0") return true;
-    throw InputError("GLUON_WILSON_FOLD: expected 0 (or unset), found '" + std::string(e) + "'");
-  }();
+  static const bool off = runtime::env_switched_off("GLUON_WILSON_FOLD");  // never fold (A/B runs)
   return !off && p != Precision::half;
 }
 

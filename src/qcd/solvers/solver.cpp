@@ -13,6 +13,7 @@
 #include "gluon/qcd/blas.h"
 #include "gluon/qcd/solvers/bicgstab.h"
 #include "gluon/qcd/solvers/cg.h"
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/log.h"
 #include "gluon/runtime/scalar_slots.h"
@@ -36,31 +37,24 @@ double vector_reals(const SpinorFieldParams& p) {
 }  // namespace
 
 namespace {
-// An A/B switch read from the environment: true when `name` is 0; unset or empty, false; any other
-// value an InputError.
-bool switched_off(const char* name) {
-  const char* e = std::getenv(name);
-  if (!e || !*e) return false;
-  if (std::string(e) == "0") return true;
-  throw InputError(std::string(name) + ": expected 0 (or unset), found '" + e + "'");
-}
+using runtime::env_switched_off;
 
 // GLUON_SHIFT_FOLD=0: a shifted CG step takes the default sequence (the operator, then blas::axpy,
 // re_dot and cg_residual), as before the shift joined the operator's own step (A/B runs).
 bool shift_fold_off() {
-  static const bool off = switched_off("GLUON_SHIFT_FOLD");
+  static const bool off = env_switched_off("GLUON_SHIFT_FOLD");
   return off;
 }
 
 // GLUON_CG_LOOKAHEAD=0: SolverParams::cg_lookahead's default (-1) off on the GPU too (A/B runs).
 bool lookahead_env_off() {
-  static const bool off = switched_off("GLUON_CG_LOOKAHEAD");
+  static const bool off = env_switched_off("GLUON_CG_LOOKAHEAD");
   return off;
 }
 }  // namespace
 
 bool multishift_together_env_off() {
-  static const bool off = switched_off("GLUON_MULTISHIFT_TOGETHER");
+  static const bool off = env_switched_off("GLUON_MULTISHIFT_TOGETHER");
   return off;
 }
 
