@@ -324,6 +324,28 @@ struct StaggeredExteriorKernel {
   }
 };
 
+// The links, lattice, output sites and hop scales of a launch into a kernel (the single- and the
+// multi-vector one have these members alike).
+template <class K, class GA, class LA>
+void set_links_and_sites(K& k, const StaggeredLaunch& a, const GA& fat, const LA& lng) {
+  using real = typename K::real;
+  k.fat = fat;
+  k.lng = lng;
+  k.idx = a.indexer;
+  k.stride[0] = 1;
+  for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
+  for (int mu = 0; mu < 4; ++mu) {
+    k.origin_parity[mu] = a.origin_parity[mu];
+    k.antiperiodic[mu] = a.antiperiodic[mu];
+  }
+  k.first = static_cast<int>(a.first);
+  k.out_base = static_cast<int>(a.out_base);
+  k.in_base = static_cast<int>(a.in_base);
+  k.x_base = static_cast<int>(a.x_base);
+  k.c_fat = static_cast<real>(a.c_fat);
+  k.c_long = static_cast<real>(a.c_long);
+}
+
 // The accessors assume the blocked order in device code (field_layout.h: one load path per
 // field, which the launcher checks).
 template <class Store, class GA, class LA, bool Improved>
@@ -341,21 +363,7 @@ void launch_dslash_typed(const StaggeredLaunch& a, GA fat, LA lng) {
   k.out = make_spinor_accessor<Store, 1, true>(*a.out);
   k.in = make_spinor_accessor<Store, 1, true>(const_cast<SpinorField&>(*a.in));
   k.x = a.x ? make_spinor_accessor<Store, 1, true>(const_cast<SpinorField&>(*a.x)) : k.in;
-  k.fat = fat;
-  k.lng = lng;
-  k.idx = a.indexer;
-  k.stride[0] = 1;
-  for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
-  for (int mu = 0; mu < 4; ++mu) {
-    k.origin_parity[mu] = a.origin_parity[mu];
-    k.antiperiodic[mu] = a.antiperiodic[mu];
-  }
-  k.first = static_cast<int>(a.first);
-  k.out_base = static_cast<int>(a.out_base);
-  k.in_base = static_cast<int>(a.in_base);
-  k.x_base = static_cast<int>(a.x_base);
-  k.c_fat = static_cast<real>(a.c_fat);
-  k.c_long = static_cast<real>(a.c_long);
+  set_links_and_sites(k, a, fat, lng);
   k.beta = static_cast<real>(a.beta);
   k.hopping = a.hopping;
   k.xpay = a.x != nullptr;

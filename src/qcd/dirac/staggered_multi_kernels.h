@@ -167,21 +167,7 @@ void launch_multi_typed(const StaggeredMultiLaunch& m, GA fat, LA lng) {
     require_blocked(a.fat->layout(), "staggered multi-vector hop: the fat (or thin) links");
     if (a.longlinks) require_blocked(a.longlinks->layout(), "staggered multi-vector hop: the long links");
   }
-  k.fat = fat;
-  k.lng = lng;
-  k.idx = a.indexer;
-  k.stride[0] = 1;
-  for (int mu = 1; mu < 4; ++mu) k.stride[mu] = k.stride[mu - 1] * k.idx.dims[mu - 1];
-  for (int mu = 0; mu < 4; ++mu) {
-    k.origin_parity[mu] = a.origin_parity[mu];
-    k.antiperiodic[mu] = a.antiperiodic[mu];
-  }
-  k.first = static_cast<int>(a.first);
-  k.out_base = static_cast<int>(a.out_base);
-  k.in_base = static_cast<int>(a.in_base);
-  k.x_base = static_cast<int>(a.x_base);
-  k.c_fat = static_cast<real>(a.c_fat);
-  k.c_long = static_cast<real>(a.c_long);
+  set_links_and_sites(k, a, fat, lng);
   runtime::TuneSpec spec;
   spec.label = Improved ? "improved_staggered_multi" : "staggered_multi";
   spec.tuning = runtime::Tuning::idempotent;  // out-of-place (the caller refuses an output that is an input)
