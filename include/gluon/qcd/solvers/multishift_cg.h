@@ -24,13 +24,17 @@
 //       At the end each shift's true residual |b - (A + sigma_i) x_i| / |b| is computed in the
 //       outer precision; a shift above its tolerance (the base shift rarely, the others often
 //       after a low-precision sloppy multi-shift) is refined by (mixed-precision) cg_shifted from
-//       its x_i, as QUDA does, starting from the residual that check formed.
+//       its x_i, as QUDA does, starting from the residual that check formed: one by one, or, with
+//       params.multishift_together (by default where the sloppy operator runs on a GPU and applies
+//       several vectors in one pass: even-odd staggered), all together, one CG each whose
+//       operator steps share one DiracOperator::normal_shifted_multi call an iteration.
 //
 //   MultiShiftResult   total (the whole solve: iterations of the multi-shift loop plus the
 //                      refinements, seconds, gflops, history of the base system) and per shift:
 //                      true residual, the multi-shift iteration at which it converged (or stopped),
-//                      and the refinement's iterations and seconds (0 where none ran): what a
-//                      mixed-precision solve spends past its sloppy loop.
+//                      and the refinement's iterations and seconds (0 where none ran; overlapping
+//                      when together): what a mixed-precision solve spends past its sloppy loop;
+//                      refine_wall_seconds, the refinement phase end to end, and refined_together.
 #include <vector>
 
 #include "gluon/qcd/solvers/solver.h"
