@@ -104,7 +104,9 @@ struct SolverParams {
   // are refined together (solvers::detail::cg_shifted_together): one CG each, their operator
   // steps applied in one DiracOperator::normal_shifted_multi call an iteration (even-odd
   // staggered reads each link once for up to 4 of them) and one host wait an iteration for all.
-  // Each refinement then runs without the look-ahead and with x updated every iteration.
+  // Each refinement then runs without the look-ahead and with x updated every iteration, and
+  // holds its own vectors meanwhile (two in the outer precision and four in the sloppy one a
+  // refined shift, where one by one they are allocated for one shift at a time).
   // -1: together when the sloppy operator runs on a GPU and applies several vectors in one pass
   // (DiracOperator::shifted_multi_width() > 1; GLUON_MULTISHIFT_TOGETHER=0 turns that off, for
   // A/B runs); 0: one by one; 1: together (the CPU tests).
