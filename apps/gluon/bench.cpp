@@ -415,6 +415,7 @@ struct SolverBenchOptions {
   bool kappa_given = false, mass_given = false, csw_given = false;  // on the command line or in the TOML input
   std::vector<double> shifts, shift_tols;  // --solver multishift
   int multishift_window = 0;               // --solver multishift; 0: SolverParams' default
+  std::string multishift_together;         // --solver multishift: auto|on|off; empty: auto
 };
 
 // --solver multishift without --shifts: 8 shifts spaced by 4 from 0, the span of an RHMC rational
@@ -458,6 +459,9 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
                                  so.solver));
   if (!multishift && so.multishift_window != 0)
     throw InputError(fmt::format("bench solver: --multishift-window is for --solver multishift, found --solver {}",
+                                 so.solver));
+  if (!multishift && !so.multishift_together.empty())
+    throw InputError(fmt::format("bench solver: --multishift-together is for --solver multishift, found --solver {}",
                                  so.solver));
   const std::vector<double> shifts = so.shifts.empty() ? kDefaultShifts : so.shifts;
   if (multishift && !so.shift_tols.empty() && so.shift_tols.size() != shifts.size())
@@ -514,6 +518,11 @@ void run_solver(const CommonOptions& c, const DslashOptions& o, const SolverBenc
   sp.delta = so.delta;
   sp.x_update_batch = so.x_update_batch;
   if (so.multishift_window != 0) sp.multishift_window = so.multishift_window;
+  if (so.multishift_together == "on") sp.multishift_together = 1;
+  else if (so.multishift_together == "off") sp.multishift_together = 0;
+  else if (!so.multishift_together.empty() && so.multishift_together != "auto")
+    throw InputError("bench solver: --multishift-together: expected auto, on or off, found '" + so.multishift_together +
+                     "'");
   // One solve: of the chosen solver, or (multishift) every shift at once, whose whole solve is
   // reported (its per-shift results in ms_runs, one per call).
   std::vector<qcd::SpinorField> xs;
@@ -720,6 +729,9 @@ void register_bench(CLI::App& app) {
                      fmt::format("--solver multishift: iterations whose shift updates are applied in one pass "
                                  "(1 to 8; default {})",
                                  qcd::SolverParams{}.multishift_window));
+  solver->add_option("--multishift-together", solve_opts->multishift_together,
+                     "--solver multishift: refine the shifts together (on), one by one (off), or together where "
+                     "the sloppy operator runs on a GPU and applies several vectors in one pass (auto, the default)");
   solver->add_option("--repeat", solve_opts->repeat, "Timed solves after the warm-up; the median one is reported")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

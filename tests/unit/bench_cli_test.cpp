@@ -288,7 +288,8 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
                                             " --tol 1e-10 --repeat 3 --json --solver multishift";
   for (const std::string args : {"--operator staggered", "--operator staggered --sloppy-precision half --recon 12",
                                  "--operator wilson --shifts 0.02,0.3,4 --shift-tols 1e-10,1e-8,1e-6",
-                                 "--operator staggered --multishift-window 1"}) {
+                                 "--operator staggered --multishift-window 1",
+                                 "--operator staggered --sloppy-precision single --multishift-together on"}) {
     SCOPED_TRACE(args);
     std::string out;
     ASSERT_EQ(run_command(base + " " + args, out), 0) << out;
@@ -312,10 +313,17 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
       else EXPECT_GT(rsec[i], 0.0) << "shift " << shifts[i];
       refine_total += rsec[i];
     }
-    EXPECT_LT(refine_total, j["seconds"].get<double>());
-    EXPECT_GE(j["refine_seconds"].get<double>(), 0.0);
-    EXPECT_LT(j["refine_seconds"].get<double>(), j["seconds"].get<double>());
-    EXPECT_EQ(j["refined_together"], false) << "together is the GPU's default (SolverParams::multishift_together -1)";
+    const bool together = args.find("--multishift-together on") != std::string::npos;
+    EXPECT_EQ(j["refined_together"], together) << "auto: together only on a GPU (SolverParams::multishift_together -1)";
+    const double phase = j["refine_seconds"].get<double>();
+    EXPECT_GE(phase, 0.0);
+    EXPECT_LT(phase, j["seconds"].get<double>());
+    if (together) {  // the refinements overlap: each within the phase
+      for (std::size_t i = 0; i < shifts.size(); ++i) EXPECT_LE(rsec[i], phase) << "shift " << shifts[i];
+      EXPECT_GE(std::count_if(rit.begin(), rit.end(), [](int r) { return r > 0; }), 2) << "two refined together";
+    } else {
+      EXPECT_LT(refine_total, j["seconds"].get<double>());
+    }
     if (args.find("--shift-tols") != std::string::npos) EXPECT_EQ(tols[2], 1e-6);
     EXPECT_GT(j["iterations"].get<int>(), 0);
     EXPECT_GT(j["fraction_of_operator"].get<double>(), 0.0);
@@ -338,6 +346,13 @@ TEST(BenchCli, SolverMultiShiftReportsEveryShift) {
   EXPECT_NE(out.find("--multishift-window is for --solver multishift, found --solver cg"), std::string::npos) << out;
   EXPECT_NE(run_command(base + " --operator staggered --multishift-window 9", out), 0);
   EXPECT_NE(out.find("multishift_window: expected 1 to 8, found 9"), std::string::npos) << out;
+  EXPECT_NE(run_command(base + " --operator staggered --multishift-together maybe", out), 0);
+  EXPECT_NE(out.find("--multishift-together: expected auto, on or off, found 'maybe'"), std::string::npos) << out;
+  EXPECT_NE(run_command(gluon_binary() + " bench solver --backend cpu --lattice 4,4,4,8 --solver cg --operator staggered"
+                                         " --multishift-together on",
+                        out),
+            0);
+  EXPECT_NE(out.find("--multishift-together is for --solver multishift, found --solver cg"), std::string::npos) << out;
 }
 
 TEST(BenchTraffic, MinimumTrafficPerSiteMatchesTheStatedFormula) {
