@@ -718,12 +718,16 @@ TEST(SolverOnDirac, WilsonFamilyMultiShiftWithPositiveShifts) {
   const std::vector<double> tols{1e-10, 1e-10, 1e-9};
   for (DiracType type : {DiracType::wilson, DiracType::clover}) {
     RealSetup s = real_setup(type, 0.12, Precision::single, u);
-    for (const DiracOperator* sl : std::vector<const DiracOperator*>{nullptr, s.sloppy.get()}) {
-      SCOPED_TRACE(to_string(type) + (sl ? " double-single" : " double"));
+    for (const DiracOperator* sl : std::vector<const DiracOperator*>{nullptr, s.sloppy.get()})
+    for (int together : {-1, 1}) {  // the CPU's default (one by one), and the refinements together on M^+ M
+      SCOPED_TRACE(to_string(type) + (sl ? " double-single" : " double") + (together == 1 ? " together" : ""));
       SolverParams p;
+      p.multishift_together = together;
       std::vector<SpinorField> xs;
       const MultiShiftResult ms = multishift_cg(*s.op, xs, s.b_pc, shifts, tols, p, sl);
       ASSERT_TRUE(ms.converged) << ms.total.failure;
+      EXPECT_EQ(ms.refined_together, together == 1);
+      if (sl) EXPECT_GT(ms.refine_iterations[1] + ms.refine_iterations[2], 0) << "refinements ran";
       for (std::size_t i = 0; i < shifts.size(); ++i) {
         SCOPED_TRACE(i);
         EXPECT_LE(ms.true_residual[i], tols[i]);
