@@ -350,10 +350,12 @@ TEST(StaggeredGpu, ShiftedMultiAndRefinementsTogetherMatchTheCpu) {
     q.tol = 1e-10;
     MultiShiftResult res[2];
     std::vector<SpinorField> xs[2];
-    for (int t : {0, -1}) {  // one by one, then the GPU's default (together)
-      q.multishift_together = t;
-      res[t == 0 ? 0 : 1] = multishift_cg(op, xs[t == 0 ? 0 : 1], bc, shifts, {}, q, &sloppy);
-      ASSERT_TRUE(res[t == 0 ? 0 : 1].converged) << res[t == 0 ? 0 : 1].total.failure;
+    const int modes[2] = {0, -1};  // one by one, then the GPU's default (together)
+    for (int k : {0, 1}) {
+      q.multishift_together = modes[k];
+      res[k] = multishift_cg(op, xs[k], bc, shifts, {}, q, &sloppy);
+      ASSERT_TRUE(res[k].converged) << res[k].total.failure;
+      EXPECT_EQ(res[k].refined_together, k == 1);
     }
     int refined = 0;
     for (std::size_t i = 0; i < shifts.size(); ++i) {

@@ -381,48 +381,50 @@ void StaggeredDirac::normal_shifted_multi(std::span<SpinorField* const> out, std
   SpinorFieldParams tq = full_params();
   tq.subset = SiteSubset::odd;
   while (multi_tmp_.size() < static_cast<std::size_t>(detail::kStaggeredMultiMax)) multi_tmp_.emplace_back(tq);
-  // One parity's launch of vectors [j0, j0 + n): out_j = beta_j x_j + b D in_j on `parity`.
-  auto queue = [&](std::size_t j0, int n, int parity, auto out_of, auto in_of, auto x_of, double b) {
+  // One parity's launch of n vectors: o_j = (m^2 + sh_j) x_j + b D i_j on `parity` (x: all null or
+  // all set; dots: the slots of Re <x_j, o_j>, or null).
+  auto queue = [&](int n, int parity, SpinorField* const* o, const SpinorField* const* i, const SpinorField* const* x,
+                   const double* sh, const blas::Slot* dots, double b) {
     detail::StaggeredMultiLaunch m;
     m.n = n;
     for (int j = 0; j < n; ++j) {
-      const std::size_t k = j0 + static_cast<std::size_t>(j);
-      detail::StaggeredLaunch L = launch_of(out_of(k, j), in_of(k, j), x_of(k));
-      L.out_base = base_for(*L.out, parity, half, "the output");
-      L.in_base = base_for(*L.in, 1 - parity, half, "the input");
-      if (L.x) L.x_base = base_for(*L.x, parity, half, "the xpay input");
+      detail::StaggeredLaunch L = launch_of(*o[j], *i[j], x[j]);
+      L.out_base = base_for(*o[j], parity, half, "the output");
+      L.in_base = base_for(*i[j], 1 - parity, half, "the input");
+      if (x[j]) L.x_base = base_for(*x[j], parity, half, "the xpay input");
       if (j > 0 && (L.out_base != m.base.out_base || L.in_base != m.base.in_base || L.x_base != m.base.x_base))
         throw InputError("staggered normal_shifted_multi: the vectors must all hold the same sites");
       if (j == 0) m.base = L;
-      m.out[j] = L.out;
-      m.in[j] = L.in;
-      m.x[j] = L.x;
-      m.beta[j] = m2 + shifts[k];
+      m.out[j] = o[j];
+      m.in[j] = i[j];
+      m.x[j] = x[j];
+      m.beta[j] = m2 + sh[j];
+      if (dots) {
+        m.dot_device[j] = blas::slot_address(who, "pAp", dots[j], exec_, false);
+        m.dot_host[j] = blas::slot_address(who, "pAp", dots[j], exec_, true);
+      }
     }
     m.base.first = parity * half;
     m.base.count = half;
     m.base.c_fat = 0.5 * b * fat_scale_;
     m.base.c_long = 0.5 * b * long_scale_;
     m.base.view = halo_->local_view();
-    if (x_of(j0) && !pAp.empty()) {  // the second kernel: each vector's Re <in_j, out_j>
-      for (int j = 0; j < n; ++j) {
-        m.dot_device[j] = blas::slot_address(who, "pAp", pAp[j0 + static_cast<std::size_t>(j)], exec_, false);
-        m.dot_host[j] = blas::slot_address(who, "pAp", pAp[j0 + static_cast<std::size_t>(j)], exec_, true);
-      }
+    if (dots) {
       m.sums_device = multi_sums_->device(0);
       m.sums_host = multi_sums_->mirror(0);
     }
     launch_staggered_multi(params_.precision, m);
   };
-  for (std::size_t j0 = 0; j0 < in.size(); j0 += detail::kStaggeredMultiMax) {
-    const int n = static_cast<int>(std::min<std::size_t>(detail::kStaggeredMultiMax, in.size() - j0));
+  constexpr int kMax = detail::kStaggeredMultiMax;
+  SpinorField* t[kMax];
+  const SpinorField* tc[kMax];
+  const SpinorField* none[kMax] = {};
+  for (int j = 0; j < kMax; ++j) tc[j] = t[j] = &multi_tmp_[static_cast<std::size_t>(j)];
+  for (std::size_t j0 = 0; j0 < in.size(); j0 += kMax) {
+    const int n = static_cast<int>(std::min<std::size_t>(kMax, in.size() - j0));
     // t_j = D_oe in_j, then out_j = (m^2 + shift_j) in_j - D_eo t_j, as M (+ shift) on each
-    queue(j0, n, 1, [&](std::size_t, int j) -> SpinorField& { return multi_tmp_[static_cast<std::size_t>(j)]; },
-          [&](std::size_t k, int) -> const SpinorField& { return *in[k]; },
-          [](std::size_t) -> const SpinorField* { return nullptr; }, 1.0);
-    queue(j0, n, 0, [&](std::size_t k, int) -> SpinorField& { return *out[k]; },
-          [&](std::size_t, int j) -> const SpinorField& { return multi_tmp_[static_cast<std::size_t>(j)]; },
-          [&](std::size_t k) -> const SpinorField* { return in[k]; }, -1.0);
+    queue(n, 1, t, &in[j0], none, &shifts[j0], nullptr, 1.0);
+    queue(n, 0, &out[j0], tc, &in[j0], &shifts[j0], pAp.empty() ? nullptr : &pAp[j0], -1.0);
   }
 }
 
