@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gluon/runtime/device_info.h"
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/memory.h"
@@ -201,8 +202,7 @@ TEST(GpuRuntime, AllocationBeyondFreeMemoryNamesFreeAndRequestedMiB) {
 // allocation that fits only without them frees them and succeeds.
 TEST(GpuRuntime, ReleasedDeviceBlocksAreReusedAndFreedWhenMemoryRunsOut) {
   GLUON_REQUIRE_GPU();
-  const char* env = std::getenv("GLUON_DEVICE_CACHE");
-  if (env && std::string(env) == "0") GTEST_SKIP() << "GLUON_DEVICE_CACHE=0: blocks are freed at once";
+  if (env_switched_off("GLUON_DEVICE_CACHE")) GTEST_SKIP() << "GLUON_DEVICE_CACHE=0: blocks are freed at once";
   release_cached_device_memory(0);
   void* first = nullptr;
   {

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "gluon/runtime/env.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/memory.h"
 
@@ -42,8 +43,7 @@ TEST(RuntimeMemory, HostAndPinnedBuffersHoldDataAndAreAligned) {
 // Host buffers of 2 MiB or more start on a 2 MiB boundary (whole huge pages, advised as such)
 // unless GLUON_HUGE_PAGES=0; smaller ones on 64 bytes. Both hold and return their data.
 TEST(RuntimeMemory, LargeHostBuffersAreHugePageAligned) {
-  const char* e = std::getenv("GLUON_HUGE_PAGES");
-  const bool huge = !(e && std::strcmp(e, "0") == 0);
+  const bool huge = !env_switched_off("GLUON_HUGE_PAGES");
   const std::size_t two_mib = std::size_t(2) << 20;
   Buffer big(MemSpace::host, 3 * two_mib + 100, "big");
   if (huge) EXPECT_EQ(reinterpret_cast<std::uintptr_t>(big.data()) % two_mib, 0u);
