@@ -15,6 +15,7 @@
 #include "gluon/qcd/field_convert.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
+#include "canonical_spinor.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -29,15 +30,6 @@ struct PolicyGuard {
   explicit PolicyGuard(HaloPolicy p) { set_default_halo_policy(p); }
   ~PolicyGuard() { set_default_halo_policy(HaloPolicy::auto_); }
 };
-
-SpinorField canonical(const SpinorField& f, const runtime::Exec& ex) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  p.space = runtime::MemSpace::host;
-  p.pad = 0;
-  return converted(f, p, ex);
-}
 
 double rel_diff(const SpinorField& a, const SpinorField& b) {
   const auto* x = static_cast<const double*>(a.data());
@@ -88,7 +80,7 @@ TEST(DiracHaloGpu, SelfExchangedFacesEqualTheUncutOperatorForEveryTransport) {
       SpinorField want(plain->vector_params()), wantd(plain->vector_params());
       plain->M(want, in);
       plain->Mdag(wantd, in);
-      const SpinorField want_c = canonical(want, gpu), wantd_c = canonical(wantd, gpu);
+      const SpinorField want_c = test::canonical_copy(want, gpu), wantd_c = test::canonical_copy(wantd, gpu);
       const double tol = p == Precision::double_ ? 1e-13 : 1e-6;
       // "nccl": anything but IPC (in one process the single communicator, staged through the host).
       for (const char* transport : {"ipc", "nccl"})
@@ -104,9 +96,9 @@ TEST(DiracHaloGpu, SelfExchangedFacesEqualTheUncutOperatorForEveryTransport) {
             SpinorField out(op->vector_params());
             for (int call = 0; call < 3; ++call) {  // M and Mdag: 2 dslashes each, so both slots and back
               op->M(out, in);
-              EXPECT_LT(rel_diff(canonical(out, gpu), want_c), tol) << how << " M, call " << call;
+              EXPECT_LT(rel_diff(test::canonical_copy(out, gpu), want_c), tol) << how << " M, call " << call;
               op->Mdag(out, in);
-              EXPECT_LT(rel_diff(canonical(out, gpu), wantd_c), tol) << how << " Mdag, call " << call;
+              EXPECT_LT(rel_diff(test::canonical_copy(out, gpu), wantd_c), tol) << how << " Mdag, call " << call;
             }
             EXPECT_EQ(op->halo_stats().policy_used, pol) << how;
           }

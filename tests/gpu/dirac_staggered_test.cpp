@@ -21,6 +21,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/exec.h"
 #include "gluon/runtime/tune.h"
+#include "canonical_spinor.h"
 #include "test_support.h"
 
 using namespace gluon;
@@ -29,15 +30,6 @@ using namespace gluon::qcd;
 namespace {
 
 const Geometry kGeom({8, 4, 4, 8});
-
-SpinorField to_host_double(const SpinorField& f, const runtime::Exec& ex) {
-  SpinorFieldParams q = f.params();
-  q.precision = Precision::double_;
-  q.order = FieldOrder::site_major;
-  q.space = runtime::MemSpace::host;
-  q.pad = 0;
-  return converted(f, q, ex);
-}
 
 double max_rel_diff(const SpinorField& a, const SpinorField& b) {
   double d = 0, m = 0;
@@ -87,7 +79,7 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
       cpu_op.dslash(out_c, in_c, parity, dagger);
       gpu_op.dslash(out_g, in_g, parity, dagger);
       runtime::synchronize(gpu);
-      EXPECT_LT(max_rel_diff(to_host_double(out_g, gpu), to_host_double(out_c, cpu)), tol)
+      EXPECT_LT(max_rel_diff(test::canonical_copy(out_g, gpu), test::canonical_copy(out_c, cpu)), tol)
           << "dslash parity " << parity << " dagger " << dagger;
     }
   }
@@ -96,20 +88,20 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   cpu_op.prepare(bpc_c, src);
   gpu_op.prepare(bpc_g, src_d);
   runtime::synchronize(gpu);
-  EXPECT_LT(max_rel_diff(to_host_double(bpc_g, gpu), to_host_double(bpc_c, cpu)), tol) << "prepare";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(bpc_g, gpu), test::canonical_copy(bpc_c, cpu)), tol) << "prepare";
 
   SpinorField m_c(cpu_op.vector_params()), m_g(gpu_op.vector_params());
   cpu_op.M(m_c, bpc_c);
   gpu_op.M(m_g, converted(bpc_c, gpu_op.vector_params(), gpu));
   runtime::synchronize(gpu);
-  EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(m_g, gpu), test::canonical_copy(m_c, cpu)), tol) << "M";
 
   // The one-parity hop that `gluon bench dslash` times (D_oe on the even sites).
   SpinorField h_c(cpu_op.hop_params()), h_g(gpu_op.hop_params());
   cpu_op.hop(h_c, bpc_c);
   gpu_op.hop(h_g, converted(bpc_c, gpu_op.vector_params(), gpu));
   runtime::synchronize(gpu);
-  EXPECT_LT(max_rel_diff(to_host_double(h_g, gpu), to_host_double(h_c, cpu)), tol) << "hop";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(h_g, gpu), test::canonical_copy(h_c, cpu)), tol) << "hop";
 
   // M with p^dagger M p folded into its last kernel (CG's operator) against M and re_dot on the CPU.
   runtime::ScalarSlots slots(gpu, 1);
@@ -117,7 +109,7 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   gpu_op.M_dot(md_g, converted(bpc_c, gpu_op.vector_params(), gpu), {&slots, 0});
   slots.record();
   slots.wait();
-  EXPECT_LT(max_rel_diff(to_host_double(md_g, gpu), to_host_double(m_c, cpu)), tol) << "M_dot's M";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(md_g, gpu), test::canonical_copy(m_c, cpu)), tol) << "M_dot's M";
   const double want = blas::re_dot(bpc_c, m_c, cpu);
   EXPECT_NEAR(slots.host(0), want, 10 * tol * std::fabs(want)) << "M_dot's dot";
 
@@ -138,9 +130,9 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   gs.wait();
   EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "M_cg_residual's p^dagger M p";
   EXPECT_NEAR(gs.host(3), cs.host(3), 10 * tol * cs.host(3)) << "M_cg_residual's |r|^2";
-  EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(r_c, cpu)), tol) << "M_cg_residual's r";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(r_g, gpu), test::canonical_copy(r_c, cpu)), tol) << "M_cg_residual's r";
   if (gpu_op.params().precision == Precision::half)  // the default (M_dot, cg_residual) in half
-    EXPECT_LT(max_rel_diff(to_host_double(ap_g, gpu), to_host_double(m_c, cpu)), tol) << "M_cg_residual's M p";
+    EXPECT_LT(max_rel_diff(test::canonical_copy(ap_g, gpu), test::canonical_copy(m_c, cpu)), tol) << "M_cg_residual's M p";
   else
     EXPECT_EQ(blas::norm2(ap_g, gpu), 0.0) << "M_cg_residual stored M p";
 
@@ -148,7 +140,7 @@ void compare(const StaggeredDirac& cpu_op, const StaggeredDirac& gpu_op, const r
   cpu_op.reconstruct(x_c, bpc_c, src);
   gpu_op.reconstruct(x_g, converted(bpc_c, gpu_op.vector_params(), gpu), src_d);
   runtime::synchronize(gpu);
-  EXPECT_LT(max_rel_diff(to_host_double(x_g, gpu), to_host_double(x_c, cpu)), tol) << "reconstruct";
+  EXPECT_LT(max_rel_diff(test::canonical_copy(x_g, gpu), test::canonical_copy(x_c, cpu)), tol) << "reconstruct";
 }
 
 }  // namespace
@@ -216,8 +208,8 @@ TEST(StaggeredGpu, EveryLaunchVariantOfMAndTheCgStepMatchesTheCpu) {
         gpu_op.M_cg_residual(ap_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, shift);
         gs.record();
         gs.wait();
-        EXPECT_LT(max_rel_diff(to_host_double(m_g, gpu), to_host_double(m_c, cpu)), tol) << "M";
-        EXPECT_LT(max_rel_diff(to_host_double(r_g, gpu), to_host_double(rs_c, cpu)), tol) << "r";
+        EXPECT_LT(max_rel_diff(test::canonical_copy(m_g, gpu), test::canonical_copy(m_c, cpu)), tol) << "M";
+        EXPECT_LT(max_rel_diff(test::canonical_copy(r_g, gpu), test::canonical_copy(rs_c, cpu)), tol) << "r";
         EXPECT_NEAR(gs.host(1), cs.host(1), 10 * tol * cs.host(1)) << "p^dagger A p";
         EXPECT_NEAR(gs.host(3), cs.host(3), 10 * tol * cs.host(3)) << "|r|^2";
       }
@@ -322,7 +314,7 @@ TEST(StaggeredGpu, ShiftedMultiAndRefinementsTogetherMatchTheCpu) {
           dg.record();
           dg.wait();
           for (std::size_t j = 0; j < n; ++j) {
-            EXPECT_LT(max_rel_diff(to_host_double(out_g[j], gpu), to_host_double(out_c[j], cpu)), tolerance(p))
+            EXPECT_LT(max_rel_diff(test::canonical_copy(out_g[j], gpu), test::canonical_copy(out_c[j], cpu)), tolerance(p))
                 << "vector " << j;
             EXPECT_NEAR(dg.host(static_cast<int>(j)), dc.host(static_cast<int>(j)),
                         10 * tolerance(p) * std::fabs(dc.host(static_cast<int>(j))))

@@ -21,6 +21,7 @@
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
 #include "gluon/runtime/tune.h"
+#include "canonical_spinor.h"
 #include "test_support.h"
 #include "wilson_fold_rule.h"
 
@@ -33,15 +34,6 @@ const runtime::Exec cpu = runtime::cpu_exec();
 
 double tolerance(Precision p) {
   return p == Precision::double_ ? 1e-12 : p == Precision::single ? 1e-5 : 1e-2;
-}
-
-SpinorField as_canonical(const SpinorField& f, const runtime::Exec& ex) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  p.space = runtime::MemSpace::host;
-  p.pad = 0;
-  return converted(f, p, ex);
 }
 
 double rel_diff(const SpinorField& a, const SpinorField& b) {
@@ -118,7 +110,7 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
             mc->M(out_c, in_c);
             mg->M(out_g, in_g);
           }
-          const double e = rel_diff(as_canonical(out_g, gpu), as_canonical(out_c, cpu));
+          const double e = rel_diff(test::canonical_copy(out_g, gpu), test::canonical_copy(out_c, cpu));
           EXPECT_LT(e, tolerance(p)) << to_string(v.type) << " eo " << v.eo << " pc "
                                      << static_cast<int>(v.pc) << " " << to_string(p) << " "
                                      << to_string(r) << " dagger " << dag;
@@ -127,7 +119,7 @@ TEST(DiracWilsonGpu, OperatorsMatchTheCpu) {
           SpinorField h_c(mc->hop_params()), h_g(mg->hop_params());
           mc->hop(h_c, in_c);
           mg->hop(h_g, in_g);
-          EXPECT_LT(rel_diff(as_canonical(h_g, gpu), as_canonical(h_c, cpu)), tolerance(p))
+          EXPECT_LT(rel_diff(test::canonical_copy(h_g, gpu), test::canonical_copy(h_c, cpu)), tolerance(p))
               << "hop " << to_string(v.type) << " pc " << static_cast<int>(v.pc) << " " << to_string(p) << " "
               << to_string(r);
         }
@@ -188,14 +180,14 @@ TEST(DiracWilsonGpu, FoldedBicgstabReductionsMatchTheCpu) {
         mg->M_r0v(got, p_g, r0_g, {&slots, 0}, {&slots, 2}, {&slots, 5});
         slots.record();
         slots.wait();
-        EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_r0v's M";
+        EXPECT_LT(rel_diff(test::canonical_copy(got, gpu), test::canonical_copy(want, cpu)), tol) << "M_r0v's M";
         near(2, r0v.dot, tol, "<r0, M p>");
         EXPECT_NEAR(slots.host(4), r0v.norm2, tol * r0v.norm2) << "|r0|^2";
         near(5, rho / r0v.dot, 4 * tol, "alpha");
         mg->M_ts(got, p_g, r0_g, {{&slots, 0}, {&slots, 5}, {&slots, 7}, {&slots, 14}, {&slots, 16}, {&slots, 18}});
         slots.record();
         slots.wait();
-        EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tol) << "M_ts's M";
+        EXPECT_LT(rel_diff(test::canonical_copy(got, gpu), test::canonical_copy(want, cpu)), tol) << "M_ts's M";
         near(7, ts.dot, tol, "<M s, s>");
         EXPECT_NEAR(slots.host(9), ts.norm2, tol * ts.norm2) << "|M s|^2";
         EXPECT_NEAR(slots.host(10), r0s.re, tol * ss) << "Re <r0, s>";
@@ -262,9 +254,9 @@ TEST(DiracWilsonGpu, FoldedNormalCgStepMatchesTheCpu) {
             mg->normal_cg_residual(ap_g, mid_g, p_g, r_g, {&gs, 0}, {&gs, 1}, {&gs, 3}, mdag_first, shift);
             gs.record();
             gs.wait();
-            EXPECT_LT(rel_diff(as_canonical(mid_g, gpu), as_canonical(mid_c, cpu)), tol) << "B p";
+            EXPECT_LT(rel_diff(test::canonical_copy(mid_g, gpu), test::canonical_copy(mid_c, cpu)), tol) << "B p";
             EXPECT_NEAR(gs.host(1), cs.host(1), 4 * tol * cs.host(1)) << "p^dagger A p";
-            EXPECT_LT(rel_diff(as_canonical(r_g, gpu), as_canonical(r_c, cpu)), 4 * tol) << "r -= alpha A p";
+            EXPECT_LT(rel_diff(test::canonical_copy(r_g, gpu), test::canonical_copy(r_c, cpu)), 4 * tol) << "r -= alpha A p";
             EXPECT_NEAR(gs.host(3), cs.host(3), 8 * tol * cs.host(3)) << "|r|^2";
             EXPECT_GT(std::abs(cs.host(3) - r2), 0.01 * r2) << "the step moved r";
             if (folded) EXPECT_EQ(blas::norm2(ap_g, gpu), 0.0) << "A p was stored: the folded kernels did not run";
@@ -303,7 +295,7 @@ TEST(DiracWilsonGpu, EveryLaunchVariantMatchesTheCpu) {
             runtime::set_forced_variant(v);
             if (dag) mg->Mdag(got, in_g);
             else mg->M(got, in_g);
-            EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tolerance(p))
+            EXPECT_LT(rel_diff(test::canonical_copy(got, gpu), test::canonical_copy(want, cpu)), tolerance(p))
                 << to_string(type) << " " << to_string(p) << " on " << g.to_string() << " dagger " << dag
                 << " variant " << v;
           }
@@ -364,10 +356,10 @@ TEST(DiracWilsonGpu, TwoThreadsASiteMatchTheCpu) {
               for (int var = 0; var < 7; ++var) {  // past the kernel's count: the tuned one
                 runtime::set_forced_variant(var);
                 mg->M(got, in_g);
-                EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(want, cpu)), tolerance(p))
+                EXPECT_LT(rel_diff(test::canonical_copy(got, gpu), test::canonical_copy(want, cpu)), tolerance(p))
                     << what << " " << kind << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " M";
                 mg->Mdag(got, in_g);
-                EXPECT_LT(rel_diff(as_canonical(got, gpu), as_canonical(wantd, cpu)), tolerance(p))
+                EXPECT_LT(rel_diff(test::canonical_copy(got, gpu), test::canonical_copy(wantd, cpu)), tolerance(p))
                     << what << " " << kind << " cuts '" << cuts << "' " << to_string(pol) << " variant " << var << " Mdag";
               }
               runtime::set_forced_variant(-1);
@@ -413,11 +405,11 @@ TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {
   SpinorField pc_c(mc->vector_params()), pc_g(mg->vector_params());
   mc->prepare(pc_c, b);
   mg->prepare(pc_g, bg);
-  EXPECT_LT(rel_diff(as_canonical(pc_g, gpu), pc_c), 1e-12);
+  EXPECT_LT(rel_diff(test::canonical_copy(pc_g, gpu), pc_c), 1e-12);
   SpinorField x_c(fp), x_g(mg->full_params());
   mc->reconstruct(x_c, pc_c, b);
   mg->reconstruct(x_g, pc_g, bg);
-  EXPECT_LT(rel_diff(as_canonical(x_g, gpu), x_c), 1e-12);
+  EXPECT_LT(rel_diff(test::canonical_copy(x_g, gpu), x_c), 1e-12);
 
   for (Precision p : {Precision::double_, Precision::single, Precision::half}) {
     const WilsonDslash dc(u, dp.boundary, p, Reconstruct::r12, cpu);
@@ -436,7 +428,7 @@ TEST(DiracWilsonGpu, PrepareReconstructAndBareDslashMatchTheCpu) {
       dg.dslash(out_g, in_g, parity, parity == 1);
     }
     runtime::synchronize(gpu);
-    EXPECT_LT(rel_diff(as_canonical(out_g, gpu), as_canonical(out_c, cpu)), tolerance(p)) << to_string(p);
+    EXPECT_LT(rel_diff(test::canonical_copy(out_g, gpu), test::canonical_copy(out_c, cpu)), tolerance(p)) << to_string(p);
     EXPECT_GT(dslash_bytes(p, Reconstruct::r12, g.half_volume(), DslashKind::plain), 0.0);
   }
 }

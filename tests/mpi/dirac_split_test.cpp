@@ -22,6 +22,7 @@
 #include "gluon/qcd/random_fields.h"
 #include "gluon/qcd/solvers/multishift_cg.h"
 #include "gluon/qcd/solvers/solver.h"
+#include "canonical_spinor.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
@@ -76,15 +77,6 @@ double global_rel_diff(const SpinorField& got, const SpinorField& want) {
   return std::sqrt(v[0] / v[1]);
 }
 
-SpinorField canonical(const SpinorField& f, const runtime::Exec& ex = cpu) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  p.space = runtime::MemSpace::host;
-  p.pad = 0;
-  return converted(f, p, ex);
-}
-
 // The single-process operator's unpreconditioned M (DiracOperator::M_full, as the propagator's
 // residual check uses it) on a Gaussian full field: {the input, the output}, both canonical.
 std::pair<SpinorField, SpinorField> full_reference(const DiracOperator& ref, std::uint64_t seed) {
@@ -95,7 +87,7 @@ std::pair<SpinorField, SpinorField> full_reference(const DiracOperator& ref, std
   fill_gaussian(gauss, seed, 0, cpu);
   convert(gauss, in, cpu);
   ref.M_full(out, in);
-  return {canonical(in), canonical(out)};
+  return {test::canonical_copy(in, cpu), test::canonical_copy(out, cpu)};
 }
 
 struct Policy {
@@ -157,27 +149,27 @@ TEST(SplitLattice, OperatorsEqualTheSingleProcessOnes) {
     convert(gauss, in_w, cpu);
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
-    const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
+    const SpinorField want_c = test::canonical_copy(out_w, cpu), wantd_c = test::canonical_copy(outd_w, cpu);
     const auto [inf_c, wantf_c] = full_reference(*ref, 10);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
         Policy guard(pol);
         const Geometry g = block(grid);
         const auto op = make(scatter_gauge(whole, g), scatter_gauge(lng, g));
-        const SpinorField in = local_spinor(canonical(in_w), g);
+        const SpinorField in = local_spinor(test::canonical_copy(in_w, cpu), g);
         SpinorFieldParams vp = op->vector_params();
         SpinorField x(vp), out(vp), outd(vp);
         convert(in, x, cpu);
         op->M(out, x);
         op->Mdag(outd, x);
-        const double e = global_rel_diff(canonical(out), local_spinor(want_c, g));
-        const double ed = global_rel_diff(canonical(outd), local_spinor(wantd_c, g));
+        const double e = global_rel_diff(test::canonical_copy(out, cpu), local_spinor(want_c, g));
+        const double ed = global_rel_diff(test::canonical_copy(outd, cpu), local_spinor(wantd_c, g));
         EXPECT_LT(e, 1e-12) << to_string(t) << " grid " << name(grid) << " " << to_string(pol);
         EXPECT_LT(ed, 1e-12) << to_string(t) << " dagger, grid " << name(grid) << " " << to_string(pol);
         SpinorField inf(op->full_params()), outf(op->full_params());
         convert(local_spinor(inf_c, g), inf, cpu);
         op->M_full(outf, inf);
-        const double ef = global_rel_diff(canonical(outf), local_spinor(wantf_c, g));
+        const double ef = global_rel_diff(test::canonical_copy(outf, cpu), local_spinor(wantf_c, g));
         EXPECT_LT(ef, 1e-12) << to_string(t) << " M_full, grid " << name(grid) << " " << to_string(pol);
       }
   }
@@ -200,7 +192,7 @@ TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
     fill_gaussian(in_w, 28, 0, cpu);
     ref->M(out_w, in_w);
     ref->Mdag(outd_w, in_w);
-    const SpinorField want_c = canonical(out_w), wantd_c = canonical(outd_w);
+    const SpinorField want_c = test::canonical_copy(out_w, cpu), wantd_c = test::canonical_copy(outd_w, cpu);
     const auto [inf_c, wantf_c] = full_reference(*ref, 10);
     for (const comm::Grid4& grid : grids_for(comm::world().size()))
       for (const char* transport : {"ipc", "nccl"})
@@ -212,18 +204,18 @@ TEST(SplitLattice, GpuOperatorsEqualTheSingleProcessOnes) {
           const auto op = make_dirac(p, scatter_gauge(whole, g), gpu);
           const std::string how = to_string(t) + " grid " + name(grid) + " " + transport + " " + to_string(pol);
           if (op->split() && std::string(transport) == "ipc") EXPECT_EQ(op->halo_stats().transport, "cuda-ipc") << how;
-          const SpinorField x = converted(local_spinor(canonical(in_w), g), op->vector_params(), gpu);
+          const SpinorField x = converted(local_spinor(test::canonical_copy(in_w, cpu), g), op->vector_params(), gpu);
           SpinorField out(op->vector_params());
           for (int call = 0; call < 3; ++call) {
             op->M(out, x);
-            EXPECT_LT(global_rel_diff(canonical(out, gpu), local_spinor(want_c, g)), 1e-12) << how << " call " << call;
+            EXPECT_LT(global_rel_diff(test::canonical_copy(out, gpu), local_spinor(want_c, g)), 1e-12) << how << " call " << call;
             op->Mdag(out, x);
-            EXPECT_LT(global_rel_diff(canonical(out, gpu), local_spinor(wantd_c, g)), 1e-12) << how << " dagger, call " << call;
+            EXPECT_LT(global_rel_diff(test::canonical_copy(out, gpu), local_spinor(wantd_c, g)), 1e-12) << how << " dagger, call " << call;
           }
           const SpinorField xf = converted(local_spinor(inf_c, g), op->full_params(), gpu);
           SpinorField outf(op->full_params());
           op->M_full(outf, xf);
-          EXPECT_LT(global_rel_diff(canonical(outf, gpu), local_spinor(wantf_c, g)), 1e-12) << how << " M_full";
+          EXPECT_LT(global_rel_diff(test::canonical_copy(outf, gpu), local_spinor(wantf_c, g)), 1e-12) << how << " M_full";
           unsetenv("GLUON_HALO_TRANSPORT");
         }
   }

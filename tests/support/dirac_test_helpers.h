@@ -10,6 +10,7 @@
 #include "gluon/qcd/random_fields.h"
 #include "gluon/qcd/spinor_field.h"
 #include "gluon/runtime/exec.h"
+#include "canonical_spinor.h"
 
 namespace gluon::test::dirac {
 
@@ -39,14 +40,7 @@ inline SpinorField gaussian(const Geometry& g, std::uint64_t seed) {
   return f;
 }
 
-inline SpinorField as_canonical(const SpinorField& f) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  p.space = runtime::MemSpace::host;
-  p.pad = 0;
-  return converted(f, p, cpu);
-}
+inline SpinorField as_canonical(const SpinorField& f) { return canonical_copy(f, cpu); }
 
 // A canonical full field in the storage of `params` (full or even subset).
 inline SpinorField in_storage(const SpinorField& full, const SpinorFieldParams& params) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "dirac_test_helpers.h"
+#include "canonical_spinor.h"
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/staggered.h"
 #include "gluon/qcd/dirac/halo.h"
@@ -113,12 +114,6 @@ SpinorField staggered_gaussian(const Geometry& g, std::uint64_t seed, Precision 
   sp.precision = p;
   return converted(f, sp, cpu);
 }
-SpinorField canonical_cv(const SpinorField& f) {
-  SpinorFieldParams p = f.params();
-  p.precision = Precision::double_;
-  p.order = FieldOrder::site_major;
-  return converted(f, p, cpu);
-}
 double rel_diff_cv(const SpinorField& a, const SpinorField& b) {
   double num = 0, den = 0;
   for (std::int64_t s = 0; s < a.params().sites(); ++s)
@@ -157,7 +152,7 @@ TEST(DiracHalo, StaggeredNaiveAndImprovedWithSelfExchangedFacesEqualTheUncutOper
         SpinorField out = converted(x, x.params(), cpu);
         if (kind == 0) d.dslash(out, in, parity, dag);
         else d.dslash_xpay(out, in, parity, dag, x, 0.4, -0.8);
-        return canonical_cv(out);
+        return as_canonical(out);
       };
       for (const char* cuts : {"1,1,1,1", "0,0,0,1", "0,1,1,0"})
         for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
@@ -179,7 +174,7 @@ TEST(DiracHalo, StaggeredNaiveAndImprovedWithSelfExchangedFacesEqualTheUncutOper
           SpinorField o1 = converted(x, x.params(), cpu), o2 = converted(x, x.params(), cpu);
           plain.M(o1, full_in);
           cut.M(o2, full_in);
-          EXPECT_LT(rel_diff_cv(canonical_cv(o2), canonical_cv(o1)), p == Precision::double_ ? 1e-14 : 1e-3);
+          EXPECT_LT(rel_diff_cv(as_canonical(o2), as_canonical(o1)), p == Precision::double_ ? 1e-14 : 1e-3);
         }
     }
 }

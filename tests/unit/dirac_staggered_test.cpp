@@ -27,6 +27,7 @@
 #include "gluon/qcd/solvers/cg.h"
 #include "gluon/runtime/error.h"
 #include "gluon/runtime/scalar_slots.h"
+#include "canonical_spinor.h"
 
 using namespace gluon;
 using namespace gluon::qcd;
@@ -65,15 +66,6 @@ GaugeField gaussian_links(const Geometry& g, std::uint64_t seed, double sigma) {
   auto* v = static_cast<double*>(u.data());
   for (std::int64_t i = 0; i < u.layout().size(); ++i) v[i] = n(rng);
   return u;
-}
-
-SpinorField to_canonical(const SpinorField& f) {
-  SpinorFieldParams q = f.params();
-  q.precision = Precision::double_;
-  q.order = FieldOrder::site_major;
-  q.space = runtime::MemSpace::host;
-  q.pad = 0;
-  return converted(f, q, kCpu);
 }
 
 std::complex<double> inner(const SpinorField& a, const SpinorField& b) {
@@ -268,13 +260,13 @@ void compare_with_reference(const StaggeredDirac& op, const GaugeField& fat, con
   const SpinorField psi = gaussian(g, 41);
   const SpinorField in = converted(psi, op.full_params(), kCpu);
   // Reference on the input as the operator stores it (so the input's rounding is not counted).
-  const SpinorField psi_q = to_canonical(in);
+  const SpinorField psi_q = test::canonical_copy(in, kCpu);
   SpinorField ref(psi.params()), out(op.full_params());
   for (bool dagger : {false, true}) {
     reference_staggered_M(ref, psi_q, m, fat, lng, op.params().boundary, dagger);
     if (dagger) op.Mdag(out, in);
     else op.M(out, in);
-    EXPECT_LT(max_rel_diff(to_canonical(out), ref), tol) << (dagger ? "Mdag" : "M");
+    EXPECT_LT(max_rel_diff(test::canonical_copy(out, kCpu), ref), tol) << (dagger ? "Mdag" : "M");
   }
   reference_staggered_dslash(ref, psi_q, fat, lng, op.params().boundary);
   for (int parity : {0, 1}) {
@@ -289,7 +281,7 @@ void compare_with_reference(const StaggeredDirac& op, const GaugeField& fat, con
       if (dagger)
         for (std::int64_t i = 0; i < g.half_volume(); ++i)
           for (int c = 0; c < 3; ++c) expect.color_vector(i).c[c] = -expect.color_vector(i).c[c];
-      EXPECT_LT(max_rel_diff(to_canonical(o), expect), tol) << "dslash parity " << parity << " dagger " << dagger;
+      EXPECT_LT(max_rel_diff(test::canonical_copy(o, kCpu), expect), tol) << "dslash parity " << parity << " dagger " << dagger;
     }
   }
 }
@@ -692,7 +684,7 @@ TEST(StaggeredEvenOdd, HopIsTheReferenceDoeOnTheOddSites) {
       const SpinorField in = converted(even, op->vector_params(), kCpu);
       op->hop(out, in);
       const double tol = prec == Precision::double_ ? 1e-13 : prec == Precision::single ? 1e-5 : 5e-3;
-      EXPECT_LT(max_rel_diff(to_canonical(out), want), tol);
+      EXPECT_LT(max_rel_diff(test::canonical_copy(out, kCpu), want), tol);
       EXPECT_DOUBLE_EQ(op->hop_flops(), kG44.half_volume() * (improved ? 1146.0 : 570.0));
       SpinorField even_out(op->vector_params());
       EXPECT_THROW(op->hop(even_out, in), InputError);
@@ -775,8 +767,8 @@ TEST(StaggeredSimd, EveryFormMatchesTheReference) {
           EXPECT_EQ(op.vector_launches() - before, 6) << "not every launch took the vector path";
 
           // a x + b D in on parity-subset fields
-          const SpinorField psi = to_canonical(converted(gaussian(g, 64), op.full_params(), kCpu));
-          const SpinorField chi = to_canonical(converted(gaussian(g, 65), op.full_params(), kCpu));
+          const SpinorField psi = test::canonical_copy(converted(gaussian(g, 64), op.full_params(), kCpu), kCpu);
+          const SpinorField chi = test::canonical_copy(converted(gaussian(g, 65), op.full_params(), kCpu), kCpu);
           SpinorField d(psi.params());
           reference_staggered_dslash(d, psi, fat, lng, p.boundary);
           for (int parity : {0, 1})
@@ -795,7 +787,7 @@ TEST(StaggeredSimd, EveryFormMatchesTheReference) {
               for (std::int64_t i = 0; i < g.half_volume(); ++i)
                 for (int c = 0; c < 3; ++c)
                   want.color_vector(i).c[c] = a * want.color_vector(i).c[c] + bb * dp.color_vector(i).c[c];
-              EXPECT_LT(max_rel_diff(to_canonical(o), want), tol) << "xpay parity " << parity << " dagger " << dagger;
+              EXPECT_LT(max_rel_diff(test::canonical_copy(o, kCpu), want), tol) << "xpay parity " << parity << " dagger " << dagger;
             }
           EXPECT_EQ(op.vector_launches() - before, 10);
         }
@@ -839,7 +831,7 @@ TEST(StaggeredSimd, EvenOddMDotAndSolveOnTiledVectors) {
       ASSERT_TRUE(res.converged) << res.failure;
       op.reconstruct(x, x_pc, bt);
       SpinorField mx(b.params());
-      reference_staggered_M(mx, to_canonical(x), p.mass, improved ? links.fat : links.thin,
+      reference_staggered_M(mx, test::canonical_copy(x, kCpu), p.mass, improved ? links.fat : links.thin,
                             improved ? &links.lng : nullptr, p.boundary);
       double rr = 0;
       for (std::int64_t s = 0; s < g.volume(); ++s)
@@ -885,8 +877,8 @@ TEST(StaggeredSimd, StreamedStoresAndEveryPrefetchChoiceWriteWhatPlainStoresWrit
       SpinorFieldParams po = op.full_params(), pi = op.full_params();
       po.subset = SiteSubset::even;
       pi.subset = SiteSubset::odd;
-      const SpinorField in_p = converted(parity_part(to_canonical(converted(gaussian(g, 66), op.full_params(), kCpu)), 1), pi, kCpu);
-      const SpinorField x_p = converted(parity_part(to_canonical(converted(gaussian(g, 67), op.full_params(), kCpu)), 0), po, kCpu);
+      const SpinorField in_p = converted(parity_part(test::canonical_copy(converted(gaussian(g, 66), op.full_params(), kCpu), kCpu), 1), pi, kCpu);
+      const SpinorField x_p = converted(parity_part(test::canonical_copy(converted(gaussian(g, 67), op.full_params(), kCpu), kCpu), 0), po, kCpu);
       std::vector<std::vector<SpinorField>> outs;
       for (const auto& [var, value] : modes) {
         ::setenv(var, value, 1);
