@@ -17,8 +17,8 @@ if [[ $PART == build ]]; then
   nproc > $R/nproc.txt
   [[ $rc == 0 ]] || { tar -C $OUT -cf $OUT/r.tar r; exit 1; }
   # Every GPU test in what the call has left (the staggered and solver ones first).
-  (cd build-cuda && OMP_NUM_THREADS=4 timeout $((575 - (SECONDS - S))) ctest -L gpu -j 4 --timeout 300 -R "Staggered|Solver|solver|staggered" > $R/ctest-gpu-1.log 2>&1; tail -3 $R/ctest-gpu-1.log)
-  (cd build-cuda && OMP_NUM_THREADS=4 timeout $((575 - (SECONDS - S))) ctest -L gpu -j 4 --timeout 300 -E "Staggered|Solver|solver|staggered" > $R/ctest-gpu-2.log 2>&1; tail -3 $R/ctest-gpu-2.log)
+  (cd build-cuda && OMP_NUM_THREADS=4 timeout $((${DEADLINE:-575} - (SECONDS - S))) ctest -L gpu -j 4 --timeout 300 -R "Staggered|Solver|solver|staggered" > $R/ctest-gpu-1.log 2>&1; tail -3 $R/ctest-gpu-1.log)
+  (cd build-cuda && OMP_NUM_THREADS=4 timeout $((${DEADLINE:-575} - (SECONDS - S))) ctest -L gpu -j 4 --timeout 300 -E "Staggered|Solver|solver|staggered" > $R/ctest-gpu-2.log 2>&1; tail -3 $R/ctest-gpu-2.log)
   grep -hE "Failed|\*\*\*" $R/ctest-gpu-*.log | grep -v Skipped | head
 else
   (cd build-cuda && OMP_NUM_THREADS=4 ctest -L gpu -j 4 --timeout 300 > $R/ctest-gpu.log 2>&1; tail -3 $R/ctest-gpu.log)
