@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader | t
 # Only what the GPU tests and the benchmarks run (the CPU unit and MPI tests are CI's).
 TARGETS="gluon $(ls tests/gpu/*_test.cpp | sed 's|tests/gpu/\(.*\)\.cpp|gpu_\1|' | tr '\n' ' ')"
 if [[ $PART == build ]]; then
-  bash bench/gpu-build.sh $TARGETS; rc=$?
+  timeout $((${DEADLINE:-575} - 15)) bash bench/gpu-build.sh $TARGETS; rc=$?
   cp build-cuda/.ninja_log $R/ninja-log.txt 2>/dev/null
   nproc > $R/nproc.txt
   [[ $rc == 0 ]] || { tar -C $OUT -cf $OUT/r.tar r; exit 1; }
