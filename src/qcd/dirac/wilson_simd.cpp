@@ -83,8 +83,12 @@ bool try_wilson_simd(const DslashCall& call) {
     case Precision::double_:
       if (!v4) return avx2::wilson_simd_double(a);
       return a.nreals == 8 ? avx512::wilson_simd_double_r8(a) : avx512::wilson_simd_double(a);
-    case Precision::single: return v4 ? avx512::wilson_simd_single(a) : avx2::wilson_simd_single(a);
-    case Precision::half: return v4 ? avx512::wilson_simd_half(a) : avx2::wilson_simd_half(a);
+    case Precision::single:
+      if (call.fuse != kFusePlain) return v4 ? avx512::wilson_simd_single_clover(a) : avx2::wilson_simd_single_clover(a);
+      return v4 ? avx512::wilson_simd_single(a) : avx2::wilson_simd_single(a);
+    case Precision::half:
+      if (call.fuse != kFusePlain) return v4 ? avx512::wilson_simd_half_clover(a) : avx2::wilson_simd_half_clover(a);
+      return v4 ? avx512::wilson_simd_half(a) : avx2::wilson_simd_half(a);
   }
   return false;
 }

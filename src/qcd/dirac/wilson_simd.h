@@ -12,8 +12,9 @@
 //                          cpu_simd_available() and cpu_simd_fits(). Otherwise returns false and
 //                          the caller runs the scalar kernel (which reads any order).
 //
-// The vector kernels live in wilson_simd_{double,single,half}_avx512.cpp (wilson_simd_impl.h), the
-// double-precision r8 one in wilson_simd_double_r8_avx512.cpp (cpu_simd_kernel.h: LinkSet).
+// The vector kernels live in wilson_simd_{double,single,half}_{avx512,avx2}.cpp (wilson_simd_impl.h),
+// the double-precision r8 one in wilson_simd_double_r8_avx512.cpp (cpu_simd_kernel.h: LinkSet),
+// and the single and half clover epilogues in wilson_simd_{single,half}_clover_*.cpp (FuseSet).
 #include "cpu_simd.h"
 #include "wilson_internal.h"
 #include "wilson_simd_kernel.h"

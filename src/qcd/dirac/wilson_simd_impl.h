@@ -1,6 +1,6 @@
 #pragma once
 // Private: the Wilson dslash vectorised across W sites of one x-row (wilson_simd.h), included only
-// by wilson_simd_{double,single,half}_{avx512,avx2}.cpp. Everything here has internal linkage and
+// by the wilson_simd_*_{avx512,avx2}.cpp files. Everything here has internal linkage and
 // includes no library header (wilson_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
@@ -58,6 +58,11 @@ constexpr Entry kGamma[4][4] = {
 
 // Epilogues (wilson_internal.h's DslashFuse): out = a D in (+ x), a C D in (+ x), C x + a D in.
 enum Fuse : int { kPlain = 0, kClover = 1, kCloverOnX = 2 };
+// The epilogues one file's instantiation of the kernel takes (run's Fuses): every one, the plain
+// hop only, or the two clover ones only. Single and half take the clover ones in files of their
+// own (wilson_simd_{single,half}_clover_*.cpp): with every epilogue, a single or half file took
+// 2-5 minutes to compile on the development VM, the longest step of a build.
+enum class FuseSet { all, plain, clover };
 
 // Sites a task: a whole tile, except in double without AVX-512. There the 8 doubles of a tile
 // would take two of AVX2's 16 registers a vector, and the accumulator alone (24 vectors) would
@@ -719,48 +724,53 @@ void launch(const WilsonSimdArgs& a) {
   }
 }
 
-template <class T, class St, int NR, bool Dagger, bool Pair>
+// a.fuse is one of Fuses (run checks).
+template <class T, class St, int NR, bool Dagger, bool Pair, FuseSet Fuses>
 void launch_fuse(const WilsonSimdArgs& a) {
   const bool x = a.x != nullptr;
-  switch (a.fuse) {
-    case kPlain:
+  if constexpr (Fuses != FuseSet::clover) {
+    if (a.fuse == kPlain)
       return x ? launch<T, St, NR, Dagger, true, kPlain, Pair>(a) : launch<T, St, NR, Dagger, false, kPlain, Pair>(a);
-    case kClover:
+  }
+  if constexpr (Fuses != FuseSet::plain) {
+    if (a.fuse == kClover)
       return x ? launch<T, St, NR, Dagger, true, kClover, Pair>(a) : launch<T, St, NR, Dagger, false, kClover, Pair>(a);
-    default: return launch<T, St, NR, Dagger, true, kCloverOnX, Pair>(a);
+    return launch<T, St, NR, Dagger, true, kCloverOnX, Pair>(a);
   }
 }
 
 // Tile pairs where asked for (WilsonSimdArgs::tile_pairs) and possible: computed in float, T a
 // multiple of 4 (the partner T/2 slices on has the same x parity).
-template <class T, class St, int NR>
+template <class T, class St, int NR, FuseSet Fuses>
 void launch_recon(const WilsonSimdArgs& a) {
   if constexpr (sizeof(T) == 4) {
     if (a.tile_pairs && a.dims[3] % 4 == 0) {
-      if (a.dagger) launch_fuse<T, St, NR, true, true>(a);
-      else launch_fuse<T, St, NR, false, true>(a);
+      if (a.dagger) launch_fuse<T, St, NR, true, true, Fuses>(a);
+      else launch_fuse<T, St, NR, false, true, Fuses>(a);
       return;
     }
   }
-  if (a.dagger) launch_fuse<T, St, NR, true, false>(a);
-  else launch_fuse<T, St, NR, false, false>(a);
+  if (a.dagger) launch_fuse<T, St, NR, true, false, Fuses>(a);
+  else launch_fuse<T, St, NR, false, false, Fuses>(a);
 }
 
-// Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links (else
-// false).
-template <class T, class St = T, LinkSet Links = LinkSet::all>
+// Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links and the
+// epilogues of Fuses (else false).
+template <class T, class St = T, LinkSet Links = LinkSet::all, FuseSet Fuses = FuseSet::all>
 bool run(const WilsonSimdArgs& a) {
   if (a.fuse < kPlain || a.fuse > kCloverOnX || (a.fuse != kPlain && !a.clover) || (a.fuse == kCloverOnX && !a.x))
     return false;
+  if (Fuses == FuseSet::plain && a.fuse != kPlain) return false;
+  if (Fuses == FuseSet::clover && a.fuse == kPlain) return false;
   if constexpr (sizeof(St) == 2) {
     if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm) || (a.fuse != kPlain && !a.clover_norm)) return false;
   }
   if constexpr (Links != LinkSet::r8) {
-    if (a.nreals == 18) return launch_recon<T, St, 18>(a), true;
-    if (a.nreals == 12) return launch_recon<T, St, 12>(a), true;
+    if (a.nreals == 18) return launch_recon<T, St, 18, Fuses>(a), true;
+    if (a.nreals == 12) return launch_recon<T, St, 12, Fuses>(a), true;
   }
   if constexpr (Links != LinkSet::not_r8) {
-    if (a.nreals == 8) return launch_recon<T, St, 8>(a), true;
+    if (a.nreals == 8) return launch_recon<T, St, 8, Fuses>(a), true;
   }
   return false;
 }

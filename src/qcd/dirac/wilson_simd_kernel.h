@@ -45,13 +45,17 @@ struct WilsonSimdArgs {
 namespace avx512 {
 bool wilson_simd_double(const WilsonSimdArgs& a);     // r18, r12
 bool wilson_simd_double_r8(const WilsonSimdArgs& a);  // r8 (LinkSet)
-bool wilson_simd_single(const WilsonSimdArgs& a);
-bool wilson_simd_half(const WilsonSimdArgs& a);  // int16 storage, computed in float
+bool wilson_simd_single(const WilsonSimdArgs& a);         // the plain hop (fuse 0)
+bool wilson_simd_single_clover(const WilsonSimdArgs& a);  // fuse 1 and 2
+bool wilson_simd_half(const WilsonSimdArgs& a);  // int16 storage, computed in float; fuse 0
+bool wilson_simd_half_clover(const WilsonSimdArgs& a);
 }  // namespace avx512
 namespace avx2 {
 bool wilson_simd_double(const WilsonSimdArgs& a);
 bool wilson_simd_single(const WilsonSimdArgs& a);
+bool wilson_simd_single_clover(const WilsonSimdArgs& a);
 bool wilson_simd_half(const WilsonSimdArgs& a);
+bool wilson_simd_half_clover(const WilsonSimdArgs& a);
 }  // namespace avx2
 
 }  // namespace gluon::qcd::detail

@@ -1,9 +1,10 @@
-// The vector Wilson dslash in single precision (wilson_simd_impl.h); compiled for x86-64-v3.
+// The vector Wilson dslash in single precision (wilson_simd_impl.h), the plain
+// hop (the clover epilogues: wilson_simd_single_clover_avx2.cpp); compiled for x86-64-v3.
 #include "wilson_simd_impl.h"
 
 namespace gluon::qcd::detail::avx2 {
 #if defined(GLUON_CPU_SIMD)
-bool wilson_simd_single(const WilsonSimdArgs& a) { return run<float>(a); }
+bool wilson_simd_single(const WilsonSimdArgs& a) { return run<float, float, LinkSet::all, FuseSet::plain>(a); }
 #else
 bool wilson_simd_single(const WilsonSimdArgs&) { return false; }
 #endif

@@ -1,0 +1,12 @@
+// The vector Wilson dslash in single precision with the clover epilogues (the clover
+// term applied to the hop, or to x; wilson_simd_impl.h), apart from the plain hop
+// (wilson_simd_single_avx2.cpp) so that the two compile in parallel; compiled for x86-64-v3.
+#include "wilson_simd_impl.h"
+
+namespace gluon::qcd::detail::avx2 {
+#if defined(GLUON_CPU_SIMD)
+bool wilson_simd_single_clover(const WilsonSimdArgs& a) { return run<float, float, LinkSet::all, FuseSet::clover>(a); }
+#else
+bool wilson_simd_single_clover(const WilsonSimdArgs&) { return false; }
+#endif
+}  // namespace gluon::qcd::detail::avx2
