@@ -40,6 +40,7 @@ inline SpinorField gaussian(const Geometry& g, std::uint64_t seed) {
   return f;
 }
 
+// canonical_copy on the CPU (these tests' fields live on the host).
 inline SpinorField as_canonical(const SpinorField& f) { return canonical_copy(f, cpu); }
 
 // A canonical full field in the storage of `params` (full or even subset).

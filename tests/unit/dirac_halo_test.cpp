@@ -6,7 +6,6 @@
 #include <cstdlib>
 
 #include "dirac_test_helpers.h"
-#include "canonical_spinor.h"
 #include "gluon/qcd/dirac/clover.h"
 #include "gluon/qcd/dirac/staggered.h"
 #include "gluon/qcd/dirac/halo.h"
