@@ -41,11 +41,16 @@ struct Case {
 // W = 8 sites a vector; X/2 = W puts one tile in each x-row (every tile wraps in x), X/2 = 2W
 // two (the lane shift reads the neighbouring tile and its norms). Single and half take two tiles
 // a task (GLUON_CPU_TILE_PAIRS) where T is a multiple of 4: T = 4 pairs t = 0, 1 with 2, 3, so
-// one tile of a pair wraps in t where the other does not; T = 2 cannot pair.
+// one tile of a pair wraps in t where the other does not; T = 2 cannot pair. X/2 = 4 and 12
+// (4 mod 8) run half-tile tasks: one a row (each wraps in x), or three, where tiles straddle
+// two rows of opposite x parity.
 const Case kFits[] = {{{16, 4, 4, 6}, Precision::double_}, {{32, 4, 2, 4}, Precision::double_},
                       {{16, 6, 4, 4}, Precision::single},  {{32, 2, 4, 2}, Precision::single},
                       {{32, 2, 2, 4}, Precision::single},  {{16, 4, 6, 4}, Precision::half},
-                      {{32, 2, 2, 4}, Precision::half}};
+                      {{32, 2, 2, 4}, Precision::half},    {{8, 4, 2, 4}, Precision::double_},
+                      {{24, 2, 2, 4}, Precision::double_}, {{8, 2, 4, 4}, Precision::single},
+                      {{24, 2, 4, 2}, Precision::single},  {{8, 4, 2, 2}, Precision::half},
+                      {{24, 2, 2, 4}, Precision::half}};
 
 const Reconstruct kRecons[] = {Reconstruct::r18, Reconstruct::r12, Reconstruct::r8};
 
@@ -234,13 +239,13 @@ TEST(WilsonSimd, CloverOperatorOnTiledVectorsMatchesTheReference) {
 }
 
 TEST(WilsonSimd, LatticesItCannotTakeFallBackToTheScalarKernel) {
-  // X/2 = 6 and 4 are no multiples of 8.
+  // X/2 = 6 and 10 are no multiples of 4 (half a tile).
   struct Fallback {
     Case k;
     Reconstruct r;
   };
   const Fallback cases[] = {{{{12, 4, 4, 4}, Precision::double_}, Reconstruct::r12},
-                            {{{8, 4, 4, 8}, Precision::single}, Reconstruct::r12},
+                            {{{20, 4, 2, 4}, Precision::single}, Reconstruct::r12},
                             {{{12, 4, 4, 4}, Precision::half}, Reconstruct::r18},
                             {{{12, 4, 4, 4}, Precision::single}, Reconstruct::r8}};
   const std::array<double, 4> bc{-1.0, 0.5, -0.75, -1.0};

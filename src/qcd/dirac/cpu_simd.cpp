@@ -59,6 +59,14 @@ bool cpu_simd_fits(const Geometry& g) {
   return (g.local_dims()[0] / 2) % cpu_simd_lanes() == 0;
 }
 
+bool cpu_simd_fits_wilson(const Geometry& g) {
+  for (int mu = 0; mu < 4; ++mu)
+    if (g.grid()[mu] != 1) return false;
+  const int half_tile = cpu_simd_lanes() / 2;
+  // Every half tile in one x-row, and whole tiles in the parity (the tiled order's blocks).
+  return (g.local_dims()[0] / 2) % half_tile == 0 && g.half_volume() % cpu_simd_lanes() == 0;
+}
+
 bool cpu_simd_stream_stores(double bytes, bool auto_by_default) {
   const char* e = std::getenv("GLUON_CPU_STREAM_STORES");  // read at each call (tests, bench --ab-env)
   if (!e || !*e) {

@@ -49,6 +49,14 @@ template <> struct VecOf<float, 8> {
   typedef short i16 __attribute__((vector_size(16)));
   typedef int i32 __attribute__((vector_size(32)));
 };
+// 4 floats: half a tile, for kernels whose x-rows hold X/2 = 4 mod 8 sites (wilson_simd_impl.h's
+// half-tile tasks).
+template <> struct VecOf<float, 4> {
+  typedef float type __attribute__((vector_size(16)));
+  typedef int mask __attribute__((vector_size(16)));
+  typedef short i16 __attribute__((vector_size(8)));
+  typedef int i32 __attribute__((vector_size(16)));
+};
 // 16 floats: two tiles at once, for arithmetic only (cpu_simd_r8.h's pair rebuild; one zmm
 // register with AVX-512).
 template <> struct VecOf<float, 16> {
@@ -59,8 +67,9 @@ template <> struct VecOf<float, 16> {
 };
 
 // W = L sites a vector. By default a whole tile (kTileSites = 8 in either precision); a kernel
-// may take W = 4, half a tile, where 8 doubles would need two registers each (AVX2): real r of
-// the W sites from site s is then at tile(s) + r kStride + s % kStride, still one aligned load.
+// may take W = 4, half a tile, where 8 doubles would need two registers each (AVX2) or where an
+// x-row is no whole number of tiles: real r of the W sites from site s is then at tile(s) +
+// r kStride + s % kStride, still one aligned load.
 template <class T, int L = kTileSites>
 struct Simd {
   using V = typename VecOf<T, L>::type;
@@ -150,6 +159,17 @@ struct Simd {
   // lrintf in the default rounding mode; a NaN stores 0 as there), as W int16. Single only.
   static GLUON_SIMD_INLINE void store(std::int16_t* p, V v, bool nt = false) {
     static_assert(sizeof(T) == 4, "half storage is computed in single precision");
+    if constexpr (W == 4) {
+      // Half a tile: 4 lanes, 8 bytes (no streaming store of 8 bytes; store_nt's whole tiles only).
+      __m128 f;
+      __builtin_memcpy(&f, &v, sizeof f);
+      const __m128i i = _mm_cvtps_epi32(f);  // a NaN converts to 0x80000000
+      // The low 2 bytes of each lane (vpmovdw with AVX-512; a saturating pack would store a NaN
+      // as -32768, not 0).
+      const __m128i h = _mm_shuffle_epi8(i, _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1, -1, -1));
+      _mm_storel_epi64(static_cast<__m128i*>(__builtin_assume_aligned(p, 8)), h);
+      return;
+    }
     __m256 f;
     __builtin_memcpy(&f, &v, sizeof f);
     const __m256i i = _mm256_cvtps_epi32(f);  // a NaN converts to 0x80000000
@@ -252,7 +272,8 @@ struct Simd {
       if constexpr (sizeof(V) == 64)
         return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_sqrt_ps(y, __mmask16(0xffff), y); });
 #endif
-      return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_sqrt_ps(y); });
+      if constexpr (sizeof(V) == 16) return per_register<__m128>(v, [](__m128 y) __attribute__((always_inline)) { return _mm_sqrt_ps(y); });
+      else return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_sqrt_ps(y); });
     }
   }
 
@@ -264,9 +285,12 @@ struct Simd {
 #if defined(__AVX512F__)
     if constexpr (sizeof(V) == 64)
       return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_rsqrt14_ps(y, __mmask16(0xffff), y); });
-    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rsqrt14_ps(y, __mmask8(0xff), y); });
+    else if constexpr (sizeof(V) == 16)
+      return per_register<__m128>(v, [](__m128 y) __attribute__((always_inline)) { return _mm_mask_rsqrt14_ps(y, __mmask8(0xf), y); });
+    else return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rsqrt14_ps(y, __mmask8(0xff), y); });
 #else
-    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rsqrt_ps(y); });
+    if constexpr (sizeof(V) == 16) return per_register<__m128>(v, [](__m128 y) __attribute__((always_inline)) { return _mm_rsqrt_ps(y); });
+    else return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rsqrt_ps(y); });
 #endif
   }
   static GLUON_SIMD_INLINE V rcp_estimate(V v) {
@@ -274,19 +298,28 @@ struct Simd {
 #if defined(__AVX512F__)
     if constexpr (sizeof(V) == 64)
       return per_register<__m512>(v, [](__m512 y) __attribute__((always_inline)) { return _mm512_mask_rcp14_ps(y, __mmask16(0xffff), y); });
-    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rcp14_ps(y, __mmask8(0xff), y); });
+    else if constexpr (sizeof(V) == 16)
+      return per_register<__m128>(v, [](__m128 y) __attribute__((always_inline)) { return _mm_mask_rcp14_ps(y, __mmask8(0xf), y); });
+    else return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_mask_rcp14_ps(y, __mmask8(0xff), y); });
 #else
-    return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rcp_ps(y); });
+    if constexpr (sizeof(V) == 16) return per_register<__m128>(v, [](__m128 y) __attribute__((always_inline)) { return _mm_rcp_ps(y); });
+    else return per_register<__m256>(v, [](__m256 y) __attribute__((always_inline)) { return _mm256_rcp_ps(y); });
 #endif
   }
 
   // Whether any lane of m is set (m: the all-ones / all-zeros lanes of a comparison).
   static GLUON_SIMD_INLINE bool any(M m) {
-    __m256i x[sizeof(M) / 32];
-    __builtin_memcpy(x, &m, sizeof m);
-    __m256i o = x[0];
-    for (unsigned i = 1; i < sizeof(M) / 32; ++i) o = _mm256_or_si256(o, x[i]);
-    return !_mm256_testz_si256(o, o);
+    if constexpr (sizeof(M) == 16) {
+      __m128i x;
+      __builtin_memcpy(&x, &m, sizeof x);
+      return !_mm_testz_si128(x, x);
+    } else {
+      __m256i x[sizeof(M) / 32];
+      __builtin_memcpy(x, &m, sizeof m);
+      __m256i o = x[0];
+      for (unsigned i = 1; i < sizeof(M) / 32; ++i) o = _mm256_or_si256(o, x[i]);
+      return !_mm256_testz_si256(o, o);
+    }
   }
 
   // N reals of the W sites of a tile (v[r]: real r) stored in half precision at p (real r at

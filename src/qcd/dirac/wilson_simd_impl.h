@@ -7,9 +7,10 @@
 // ((s / 8) * nobj * nreals + obj * nreals + r) * 8 + s % 8 (tiles of kT = 8 sites), so real r of
 // 8 consecutive sites is one aligned vector load: 512 bits of doubles, 256 bits of floats. One
 // task is W output sites, a whole tile (W = 8) or, in double without AVX-512, half a tile (W = 4,
-// 256 bits; kWilsonLanes says why), or in single and half two tiles (W = 16, Pair: see Kernel);
+// 256 bits; kWilsonLanes says why), or in single and half two tiles (W = 16, Pair: see Kernel),
+// or in any precision half a tile where X/2 = 4 mod 8 (Tasks::half_tile);
 // below, "tile" means the kStep sites of one lane group (the whole task but with Pair). They lie in one x-row
-// (fixed y, z, t) because X/2 is a multiple of W. With x = 2k + o in the row (o = (p + y + z + t)
+// (fixed y, z, t) because X/2 is a multiple of kStep. With x = 2k + o in the row (o = (p + y + z + t)
 // % 2 for output parity p), the y/z/t neighbours of the tile are a whole tile of the neighbouring row
 // (same k), and the x neighbours are the same tile (x+1 when o = 0, x-1 when o = 1) or the tile
 // shifted by one site, taking one site from the next (previous) tile of the row, which wraps to
@@ -74,6 +75,13 @@ template <class T> inline constexpr int kWilsonLanes = kTileSites;
 template <class T> inline constexpr int kWilsonLanes = sizeof(T) == 8 ? 4 : kTileSites;
 #endif
 
+// How a task's lanes cover the sites (Kernel's Shape): one tile (kWilsonLanes sites), a tile pair
+// (Pair, below), or half a tile in either precision (4 lanes), for lattices whose x-rows hold
+// X/2 = 4 mod 8 sites (X = 24, 40, 56, ...: no whole number of tiles, so a tile may straddle two
+// rows, while every half tile lies in one). Half-tile tasks are built for x86-64-v3 only
+// (wilson_simd_*_narrow_avx2.cpp): 4 floats fill an SSE register there as well as with AVX-512.
+enum class Tasks { tile, pair, half_tile };
+
 // One thread's order of tasks: its rows r = y + Y z in [q0, q1), in blocks of `by` values of y
 // (all of its z; by = Y: one block), each block swept over the nt time slices: for each t, its
 // rows in increasing r and each row's ntx tasks. task() is the task's index in the launch's order
@@ -131,10 +139,11 @@ struct SweepOrder {
 //
 // One launch: storage St (T, or int16_t with T = float: half), output parity, dagger, link
 // compression, epilogue and tile pairs fixed.
-template <class T, class St, int NR, bool Dagger, bool HasX, int F, bool Pair = false>
+template <class T, class St, int NR, bool Dagger, bool HasX, int F, Tasks Shape = Tasks::tile>
 struct Kernel {
+  static constexpr bool Pair = Shape == Tasks::pair;
   static_assert(!Pair || sizeof(T) == 4, "tile pairs: 16 floats a vector");
-  using S = Simd<T, Pair ? 2 * kTileSites : kWilsonLanes<T>>;
+  using S = Simd<T, Pair ? 2 * kTileSites : (Shape == Tasks::half_tile ? kTileSites / 2 : kWilsonLanes<T>)>;
   using V = typename S::V;
   using C = typename S::C;
   using CI = typename S::CI;
@@ -406,8 +415,12 @@ struct Kernel {
     const Ptr<const St> ct{clov + (s0.a / kT) * (72 * kT) + lane_offset(s0.a),
                            clov + (s0.b / kT) * (72 * kT) + lane_offset(s0.b)};
     V bscale[2];
-    if constexpr (kHalf) {  // norms [2 s + b]: each tile's pairs, split into blocks 0 and 1
-      static_assert(kStep == kT, "half runs whole tiles");
+    if constexpr (kHalf && kStep < kT) {  // norms [2 s + b] of the 4 sites: 8 floats, split
+      using SH = Simd<T, kT>;
+      const typename SH::V n = SH::load(clov_norm + 2 * s0.a);
+      bscale[0] = __builtin_shufflevector(n, n, 0, 2, 4, 6) * S::splat(T(1) / kHalfMax);
+      bscale[1] = __builtin_shufflevector(n, n, 1, 3, 5, 7) * S::splat(T(1) / kHalfMax);
+    } else if constexpr (kHalf) {  // norms [2 s + b]: each tile's pairs, split into blocks 0 and 1
       using SH = Simd<T, kT>;
       using VH = typename SH::V;
       auto blocks = [&](std::int64_t s, VH& b0, VH& b1) {
@@ -455,8 +468,9 @@ struct Kernel {
   // follow. Prefetching every stream (all) issued about as many prefetches as loads; ahead was
   // 2-16% faster than it in 22 of 26 in-process comparisons on the Xeon host
   // (bench/results/2026-11-27-cpu-link-prefetch, trips 2-3).
-  // Half-tile tasks: the first task of a tile prefetches the whole tile (tp rounded down to it),
-  // the second nothing (the two are consecutive in every thread's order: X/2 is a multiple of kT).
+  // Half-tile tasks: where X/2 is a multiple of kT, the first task of a tile prefetches the whole
+  // tile (tp rounded down to it), the second nothing (the two are consecutive in every thread's
+  // order); elsewhere (a tile may straddle two rows) each task prefetches from its own sites.
   // Tile pairs: both tiles.
   GLUON_SIMD_INLINE void prefetch(std::int64_t task) const {
     if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
@@ -464,12 +478,15 @@ struct Kernel {
     if constexpr (Pair) prefetch_tile(task + pair_tiles);
   }
   GLUON_SIMD_INLINE void prefetch_tile(std::int64_t tile) const {
+    const bool row_tiles = kStep == kT || (dims[0] / 2) % kT == 0;
     if constexpr (kStep < kT)
-      if (tile % (kT / kStep) != 0) return;
+      if (row_tiles && tile % (kT / kStep) != 0) return;
     constexpr int spinor_bytes = 24 * kT * sizeof(St);
     TilePos tp = tile_pos<kStep>(tile, dims, parity);
-    tp.i0 -= lane_offset(tp.i0);
-    tp.k0 -= static_cast<int>(lane_offset(tp.k0));
+    if (row_tiles) {
+      tp.i0 -= lane_offset(tp.i0);
+      tp.k0 -= static_cast<int>(lane_offset(tp.k0));
+    }
     const std::int64_t s0 = parity * half + tp.i0;
     const std::int64_t row0 = (1 - parity) * half + tp.k0;  // + row * Xh: the tile in that row
     if (prefetch_mode == static_cast<int>(CpuPrefetch::ahead)) {
@@ -662,9 +679,10 @@ struct Kernel {
   }
 };
 
-template <class T, class St, int NR, bool Dagger, bool HasX, int F, bool Pair>
+template <class T, class St, int NR, bool Dagger, bool HasX, int F, Tasks Shape>
 void launch(const WilsonSimdArgs& a) {
-  using K = Kernel<T, St, NR, Dagger, HasX, F, Pair>;
+  using K = Kernel<T, St, NR, Dagger, HasX, F, Shape>;
+  constexpr bool Pair = K::Pair;
   K k;
   k.u = static_cast<const St*>(a.u);
   k.u_back = static_cast<const St*>(a.u_back);
@@ -725,39 +743,48 @@ void launch(const WilsonSimdArgs& a) {
 }
 
 // a.fuse is one of Fuses (run checks).
-template <class T, class St, int NR, bool Dagger, bool Pair, FuseSet Fuses>
+template <class T, class St, int NR, bool Dagger, Tasks Shape, FuseSet Fuses>
 void launch_fuse(const WilsonSimdArgs& a) {
   const bool x = a.x != nullptr;
   if constexpr (Fuses != FuseSet::clover) {
     if (a.fuse == kPlain)
-      return x ? launch<T, St, NR, Dagger, true, kPlain, Pair>(a) : launch<T, St, NR, Dagger, false, kPlain, Pair>(a);
+      return x ? launch<T, St, NR, Dagger, true, kPlain, Shape>(a) : launch<T, St, NR, Dagger, false, kPlain, Shape>(a);
   }
   if constexpr (Fuses != FuseSet::plain) {
     if (a.fuse == kClover)
-      return x ? launch<T, St, NR, Dagger, true, kClover, Pair>(a) : launch<T, St, NR, Dagger, false, kClover, Pair>(a);
-    return launch<T, St, NR, Dagger, true, kCloverOnX, Pair>(a);
+      return x ? launch<T, St, NR, Dagger, true, kClover, Shape>(a) : launch<T, St, NR, Dagger, false, kClover, Shape>(a);
+    return launch<T, St, NR, Dagger, true, kCloverOnX, Shape>(a);
   }
 }
 
 // Tile pairs where asked for (WilsonSimdArgs::tile_pairs) and possible: computed in float, T a
-// multiple of 4 (the partner T/2 slices on has the same x parity).
-template <class T, class St, int NR, FuseSet Fuses>
+// multiple of 4 (the partner T/2 slices on has the same x parity). Half-tile files: half tiles.
+template <class T, class St, int NR, FuseSet Fuses, bool HalfTiles>
 void launch_recon(const WilsonSimdArgs& a) {
-  if constexpr (sizeof(T) == 4) {
-    if (a.tile_pairs && a.dims[3] % 4 == 0) {
-      if (a.dagger) launch_fuse<T, St, NR, true, true, Fuses>(a);
-      else launch_fuse<T, St, NR, false, true, Fuses>(a);
-      return;
+  if constexpr (HalfTiles) {
+    if (a.dagger) launch_fuse<T, St, NR, true, Tasks::half_tile, Fuses>(a);
+    else launch_fuse<T, St, NR, false, Tasks::half_tile, Fuses>(a);
+    return;
+  } else {
+    if constexpr (sizeof(T) == 4) {
+      if (a.tile_pairs && a.dims[3] % 4 == 0) {
+        if (a.dagger) launch_fuse<T, St, NR, true, Tasks::pair, Fuses>(a);
+        else launch_fuse<T, St, NR, false, Tasks::pair, Fuses>(a);
+        return;
+      }
     }
+    if (a.dagger) launch_fuse<T, St, NR, true, Tasks::tile, Fuses>(a);
+    else launch_fuse<T, St, NR, false, Tasks::tile, Fuses>(a);
   }
-  if (a.dagger) launch_fuse<T, St, NR, true, false, Fuses>(a);
-  else launch_fuse<T, St, NR, false, false, Fuses>(a);
 }
 
 // Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links and the
-// epilogues of Fuses (else false).
-template <class T, class St = T, LinkSet Links = LinkSet::all, FuseSet Fuses = FuseSet::all>
+// epilogues of Fuses, in half-tile tasks where HalfTiles (else false). X/2 must be a multiple of
+// the sites a task covers in a row: 4 for half tiles (and AVX2's double tiles), else 8.
+template <class T, class St = T, LinkSet Links = LinkSet::all, FuseSet Fuses = FuseSet::all, bool HalfTiles = false>
 bool run(const WilsonSimdArgs& a) {
+  constexpr int row_step = HalfTiles ? kTileSites / 2 : kWilsonLanes<T>;
+  if ((a.dims[0] / 2) % row_step != 0) return false;
   if (a.fuse < kPlain || a.fuse > kCloverOnX || (a.fuse != kPlain && !a.clover) || (a.fuse == kCloverOnX && !a.x))
     return false;
   if (Fuses == FuseSet::plain && a.fuse != kPlain) return false;
@@ -766,11 +793,11 @@ bool run(const WilsonSimdArgs& a) {
     if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm) || (a.fuse != kPlain && !a.clover_norm)) return false;
   }
   if constexpr (Links != LinkSet::r8) {
-    if (a.nreals == 18) return launch_recon<T, St, 18, Fuses>(a), true;
-    if (a.nreals == 12) return launch_recon<T, St, 12, Fuses>(a), true;
+    if (a.nreals == 18) return launch_recon<T, St, 18, Fuses, HalfTiles>(a), true;
+    if (a.nreals == 12) return launch_recon<T, St, 12, Fuses, HalfTiles>(a), true;
   }
   if constexpr (Links != LinkSet::not_r8) {
-    if (a.nreals == 8) return launch_recon<T, St, 8, Fuses>(a), true;
+    if (a.nreals == 8) return launch_recon<T, St, 8, Fuses, HalfTiles>(a), true;
   }
   return false;
 }

@@ -56,6 +56,10 @@ bool wilson_simd_single(const WilsonSimdArgs& a);
 bool wilson_simd_single_clover(const WilsonSimdArgs& a);
 bool wilson_simd_half(const WilsonSimdArgs& a);
 bool wilson_simd_half_clover(const WilsonSimdArgs& a);
+// Half-tile tasks, every epilogue and link compression, where X/2 = 4 mod 8 (in double the
+// x86-64-v3 kernel's tasks are half tiles already: wilson_simd_double).
+bool wilson_simd_single_narrow(const WilsonSimdArgs& a);
+bool wilson_simd_half_narrow(const WilsonSimdArgs& a);
 }  // namespace avx2
 
 }  // namespace gluon::qcd::detail
