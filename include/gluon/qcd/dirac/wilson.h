@@ -24,7 +24,7 @@
 //                         registers in the storage's compute type (double for double, float for
 //                         single and half); one store per site, no atomics.
 //                         On the CPU (double, single and half; r18, r12 and r8), one process, X/2 a
-//                         multiple of 8 and an AVX-512 or AVX2 CPU (cpu_vector_isa()), the links are
+//                         multiple of 4 and an AVX-512 or AVX2 CPU (cpu_vector_isa()), the links are
 //                         tiled (field_layout.h) and calls whose vectors (and clover field) are
 //                         tiled too run a kernel vectorised across W sites of an x-row
 //                         (src/qcd/dirac/wilson_simd.h); every other call runs the one-site
