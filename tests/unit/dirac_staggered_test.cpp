@@ -725,9 +725,11 @@ TEST(StaggeredEvenOdd, FullFormPrepareReconstructCopyAndFlopCounts) {
 
 namespace {
 // X/2 = W = 8 puts one tile in each x-row (every tile's x hops wrap), X/2 = 16 two (the lane
-// windows read the neighbouring tile); an extent of 2 makes the three-hop wrap twice. Antiperiodic
-// in x too, so that a boundary sign on the wrong lane shows.
-const Geometry kSimdLattices[] = {Geometry({16, 4, 4, 6}), Geometry({32, 2, 4, 4})};
+// windows read the neighbouring tile); an extent of 2 makes the three-hop wrap twice. X/2 = 4 and
+// 12 (4 mod 8) run half-tile tasks: one a row, or three, where tiles straddle two rows.
+// Antiperiodic in x too, so that a boundary sign on the wrong lane shows.
+const Geometry kSimdLattices[] = {Geometry({16, 4, 4, 6}), Geometry({32, 2, 4, 4}), Geometry({8, 4, 2, 4}),
+                                  Geometry({24, 2, 2, 4})};
 const std::array<double, 4> kAntiXT{-1.0, 1.0, 1.0, -1.0};
 
 // Half stores each site to 1/32767 of its largest component (errors up to 8e-5 here);
@@ -794,56 +796,57 @@ TEST(StaggeredSimd, EveryFormMatchesTheReference) {
 }
 
 // The even-odd operator on tiled vectors: M_dot's fused dot, and a CG solve that reconstructs
-// the full solution of M x = b.
+// the full solution of M x = b; whole tiles and half tiles (X = 24: the dot's chunks count tasks).
 TEST(StaggeredSimd, EvenOddMDotAndSolveOnTiledVectors) {
-  const Geometry& g = kSimdLattices[0];
-  const SimdLinks links = simd_links(g, Reconstruct::r18);
-  for (bool improved : {false, true})
-    for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
-      SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(prec));
-      const DiracParams p = stag_params(improved, prec, Reconstruct::r18, Reconstruct::r18, true, 0.25);
-      const std::unique_ptr<DiracOperator> base =
-          improved ? make_improved_staggered(p, links.fat, links.lng, kCpu) : make_dirac(p, links.thin, kCpu);
-      const auto& op = dynamic_cast<const StaggeredDirac&>(*base);
-      if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
-      ASSERT_EQ(op.vector_params().order, FieldOrder::tiled);
-      SpinorField in(op.vector_params()), want(op.vector_params()), got(op.vector_params());
-      fill_gaussian(in, 66, 0, kCpu);
-      const std::int64_t before = op.vector_launches();
-      op.M(want, in);
-      runtime::ScalarSlots slots(kCpu, 2);
-      op.M_dot(got, in, {&slots, 1});
-      EXPECT_EQ(op.vector_launches() - before, 4);
-      const double dot = blas::re_dot(in, want, kCpu);
-      blas::axpy(-1.0, want, got, kCpu);
-      EXPECT_EQ(blas::norm2(got, kCpu), 0.0) << "M_dot's M is M's";
-      const double tol = prec == Precision::double_ ? 1e-12 : prec == Precision::single ? 1e-5 : 1e-3;
-      EXPECT_NEAR(slots.host(1), dot, tol * blas::norm2(in, kCpu) * 4);
+  for (const Geometry& g : {kSimdLattices[0], kSimdLattices[3]}) {
+    const SimdLinks links = simd_links(g, Reconstruct::r18);
+    for (bool improved : {false, true})
+      for (Precision prec : {Precision::double_, Precision::single, Precision::half}) {
+        SCOPED_TRACE(std::string(improved ? "improved " : "naive ") + to_string(prec));
+        const DiracParams p = stag_params(improved, prec, Reconstruct::r18, Reconstruct::r18, true, 0.25);
+        const std::unique_ptr<DiracOperator> base =
+            improved ? make_improved_staggered(p, links.fat, links.lng, kCpu) : make_dirac(p, links.thin, kCpu);
+        const auto& op = dynamic_cast<const StaggeredDirac&>(*base);
+        if (!op.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
+        ASSERT_EQ(op.vector_params().order, FieldOrder::tiled);
+        SpinorField in(op.vector_params()), want(op.vector_params()), got(op.vector_params());
+        fill_gaussian(in, 66, 0, kCpu);
+        const std::int64_t before = op.vector_launches();
+        op.M(want, in);
+        runtime::ScalarSlots slots(kCpu, 2);
+        op.M_dot(got, in, {&slots, 1});
+        EXPECT_EQ(op.vector_launches() - before, 4);
+        const double dot = blas::re_dot(in, want, kCpu);
+        blas::axpy(-1.0, want, got, kCpu);
+        EXPECT_EQ(blas::norm2(got, kCpu), 0.0) << "M_dot's M is M's";
+        const double tol = prec == Precision::double_ ? 1e-12 : prec == Precision::single ? 1e-5 : 1e-3;
+        EXPECT_NEAR(slots.host(1), dot, tol * blas::norm2(in, kCpu) * 4);
 
-      if (prec != Precision::double_) continue;
-      const SpinorField b = gaussian(g, 67);
-      const SpinorField bt = converted(b, op.full_params(), kCpu);
-      SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(op.full_params());
-      op.prepare(b_pc, bt);
-      SolverParams sp;
-      sp.tol = 1e-11;
-      const SolverResult res = cg(op, x_pc, b_pc, sp);
-      ASSERT_TRUE(res.converged) << res.failure;
-      op.reconstruct(x, x_pc, bt);
-      SpinorField mx(b.params());
-      reference_staggered_M(mx, test::canonical_copy(x, kCpu), p.mass, improved ? links.fat : links.thin,
-                            improved ? &links.lng : nullptr, p.boundary);
-      double rr = 0;
-      for (std::int64_t s = 0; s < g.volume(); ++s)
-        for (int c = 0; c < 3; ++c) rr += norm2(mx.color_vector(s).c[c] - b.color_vector(s).c[c]);
-      EXPECT_LT(std::sqrt(rr / norm2(b)), 1e-9);
-    }
+        if (prec != Precision::double_) continue;
+        const SpinorField b = gaussian(g, 67);
+        const SpinorField bt = converted(b, op.full_params(), kCpu);
+        SpinorField b_pc(op.vector_params()), x_pc(op.vector_params()), x(op.full_params());
+        op.prepare(b_pc, bt);
+        SolverParams sp;
+        sp.tol = 1e-11;
+        const SolverResult res = cg(op, x_pc, b_pc, sp);
+        ASSERT_TRUE(res.converged) << res.failure;
+        op.reconstruct(x, x_pc, bt);
+        SpinorField mx(b.params());
+        reference_staggered_M(mx, test::canonical_copy(x, kCpu), p.mass, improved ? links.fat : links.thin,
+                              improved ? &links.lng : nullptr, p.boundary);
+        double rr = 0;
+        for (std::int64_t s = 0; s < g.volume(); ++s)
+          for (int c = 0; c < 3; ++c) rr += norm2(mx.color_vector(s).c[c] - b.color_vector(s).c[c]);
+        EXPECT_LT(std::sqrt(rr / norm2(b)), 1e-9);
+      }
+  }
 }
 
 // What the vector kernel does not take runs the scalar kernel: the default order is site_major
 // there, and a tiled order given explicitly still gives the reference's result.
 TEST(StaggeredSimd, WhatItCannotTakeRunsTheScalarKernel) {
-  // X/2 = 6: no whole tile in an x-row (every precision and compression fits otherwise).
+  // X/2 = 6: no whole half tile in an x-row (every precision and compression fits otherwise).
   const GaugeField u12 = hot(Geometry({12, 4, 4, 4}), 71);
   for (auto [prec, r] : {std::pair{Precision::double_, Reconstruct::r18}, std::pair{Precision::half, Reconstruct::r8}}) {
     SCOPED_TRACE(to_string(prec) + " " + to_string(r));

@@ -56,12 +56,6 @@ bool cpu_simd_available() { return cpu_simd_isa() != CpuSimdIsa::none; }
 bool cpu_simd_fits(const Geometry& g) {
   for (int mu = 0; mu < 4; ++mu)
     if (g.grid()[mu] != 1) return false;
-  return (g.local_dims()[0] / 2) % cpu_simd_lanes() == 0;
-}
-
-bool cpu_simd_fits_wilson(const Geometry& g) {
-  for (int mu = 0; mu < 4; ++mu)
-    if (g.grid()[mu] != 1) return false;
   const int half_tile = cpu_simd_lanes() / 2;
   // Every half tile in one x-row, and whole tiles in the parity (the tiled order's blocks).
   return (g.local_dims()[0] / 2) % half_tile == 0 && g.half_volume() % cpu_simd_lanes() == 0;

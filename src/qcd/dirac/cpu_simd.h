@@ -13,10 +13,10 @@
 //   cpu_simd_isa_name(isa)     "avx512", "avx2", "none"
 //   cpu_simd_available()       cpu_simd_isa() != none
 //   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
-//                              dimension, X/2 a multiple of W (the precisions and link
-//                              compressions each kernel takes: wilson_simd.h, staggered_simd.h)
-//   cpu_simd_fits_wilson(g)    the same for the Wilson kernels, which also take X/2 = 4 mod 8
-//                              in half-tile tasks (wilson_simd_impl.h's Tasks::half_tile)
+//                              dimension, X/2 a multiple of W/2 = 4 (where it is 4 mod 8 the
+//                              kernels take half-tile tasks: wilson_simd_impl.h's
+//                              Tasks::half_tile; the precisions and link compressions each
+//                              kernel takes: wilson_simd.h, staggered_simd.h)
 //   cpu_simd_stream_stores(bytes, auto_by_default)
 //                              whether a kernel that moves `bytes` (every field it reads and
 //                              writes) writes its output with non-temporal stores: a plain store
@@ -94,7 +94,6 @@ CpuSimdIsa cpu_simd_isa();
 const char* cpu_simd_isa_name(CpuSimdIsa isa);
 bool cpu_simd_available();
 bool cpu_simd_fits(const Geometry& g);
-bool cpu_simd_fits_wilson(const Geometry& g);
 bool cpu_simd_stream_stores(double bytes, bool auto_by_default);
 CpuPrefetch cpu_simd_prefetch(CpuPrefetch unset);
 int cpu_simd_prefetch_distance(int unset);

@@ -25,6 +25,8 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
     if (L.view.cut[mu]) return false;
   const Geometry& g = L.fat->geometry();
   if (!cpu_simd_available() || !cpu_simd_fits(g) || !staggered_simd_takes(p)) return false;
+  // x-rows of X/2 = 4 mod 8 sites (cpu_simd_fits): half-tile tasks, built for x86-64-v3.
+  const bool narrow = (g.local_dims()[0] / 2) % cpu_simd_lanes() != 0;
   const std::optional<Reconstruct> lr =
       L.longlinks ? std::optional<Reconstruct>(L.longlinks->params().reconstruct) : std::nullopt;
   if (!staggered_simd_links(L.fat->params().reconstruct, lr)) return false;
@@ -81,12 +83,15 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   a.prefetch = static_cast<int>(cpu_simd_prefetch(naive_wide ? CpuPrefetch::all : CpuPrefetch::ahead));
   std::vector<double> partials;
   if (dot) {
-    const std::int64_t tiles = half / cpu_simd_lanes();
-    partials.assign(static_cast<std::size_t>((tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
+    const std::int64_t tasks = half / kStaggeredLanes(narrow);
+    partials.assign(static_cast<std::size_t>((tasks + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
     a.dot_partials = partials.data();
   }
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
-  auto* const kernel = p == Precision::double_ ? (v4 ? avx512::staggered_simd_double : avx2::staggered_simd_double)
+  auto* const kernel = narrow ? (p == Precision::double_  ? avx2::staggered_simd_double_narrow
+                                 : p == Precision::single ? avx2::staggered_simd_single_narrow
+                                                          : avx2::staggered_simd_half_narrow)
+                       : p == Precision::double_ ? (v4 ? avx512::staggered_simd_double : avx2::staggered_simd_double)
                        : p == Precision::single ? (!v4                  ? avx2::staggered_simd_single
                                                    : a.fat_nreals == 8 ? avx512::staggered_simd_single_r8
                                                                        : avx512::staggered_simd_single)

@@ -4,8 +4,10 @@
 // Everything here has internal linkage and includes no library header (cpu_simd_kernel.h says why).
 //
 // Data (FieldOrder::tiled, field_layout.h): real r of object obj at site s is at
-// ((s / W) * nobj * nreals + obj * nreals + r) * W + s % W (W = 8). One task is one tile of W
-// output sites of one x-row (X/2 is a multiple of W). With x = 2k + o in the row (o = (p + y + z
+// ((s / 8) * nobj * nreals + obj * nreals + r) * 8 + s % 8 (tiles of kT = 8 sites). One task is
+// W output sites of one x-row: a tile (W = 8, X/2 a multiple of 8), or half a tile (W = 4), where
+// X/2 = 4 mod 8 and a tile may straddle two rows (wilson_simd_impl.h's Tasks::half_tile; the
+// staggered_simd_*_narrow_avx2.cpp files). Below, "tile" means a task's W sites. With x = 2k + o in the row (o = (p + y + z
 // + t) % 2 for output parity p), every site of the tile has the same x parity o, so the staggered
 // phases eta_mu(x) are one sign for the tile. The neighbour x +- d (d = 1 fat, 3 long) of the
 // site with half-row index k has half-row index k + n, n = (o + d) / 2 forward and
@@ -38,13 +40,14 @@ namespace gluon::qcd::detail {
 namespace {
 
 // One launch: storage St (T, or int16_t with T = float: half), output parity, link
-// compressions (LNR = 0: naive), xpay and the dot fixed.
-template <class T, class St, int FNR, int LNR, bool HasX, bool Dot>
+// compressions (LNR = 0: naive), xpay, the dot and the lanes fixed.
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int Lanes = kTileSites>
 struct StaggeredKernel {
-  using S = Simd<T>;
+  using S = Simd<T, Lanes>;
   using V = typename S::V;
   using C = typename S::C;
-  static constexpr int W = S::W;
+  static constexpr int W = S::W;         // sites a task (lanes)
+  static constexpr int kT = kTileSites;  // sites a tile of the memory layout
   static constexpr bool kImproved = LNR != 0;
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
@@ -70,11 +73,21 @@ struct StaggeredKernel {
   int origin_parity[4], antiperiodic[4];
   int pass = 0;  // 0: the whole sum; improved in two passes: 1 the one-hop term and x, 2 the three-hop term added to out
 
+  // Where site s (the first of a task's sites) lies in its tile: 0 for whole-tile tasks (the
+  // compiler cannot know that s is a multiple of kT there).
+  static GLUON_SIMD_INLINE std::int64_t lane_offset(std::int64_t s) {
+    if constexpr (W == kT) return 0;
+    else return s % kT;
+  }
+  // Real 0 of site s of a colour-vector field (real r is r kT further) and of link mu there.
   template <class P>
-  static GLUON_SIMD_INLINE P* vec_tile(P* f, std::int64_t s) { return f + s * 6; }
+  static GLUON_SIMD_INLINE P* vec_tile(P* f, std::int64_t s) {
+    if constexpr (W == kT) return f + s * 6;  // (s / kT) * 6 kT
+    else return f + (s / kT) * (6 * kT) + lane_offset(s);
+  }
   template <int NR>
   static GLUON_SIMD_INLINE const St* link_tile(const St* u, std::int64_t s, int mu) {
-    return u + (s / W) * (4 * NR * W) + mu * NR * W;
+    return u + (s / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s);
   }
 
   // Reals of W sites of a row whose half-row indices are those of the tile plus n, read from the
@@ -85,18 +98,18 @@ struct StaggeredKernel {
     const P* pa;
     const P* pb;
     GLUON_SIMD_INLINE V operator()(int r) const {
-      if constexpr (n == 0) return S::load(pa + r * W);
-      else if constexpr (n > 0) return S::template window<n>(S::load(pa + r * W), S::load(pb + r * W));
-      else return S::template window<W + n>(S::load(pa + r * W), S::load(pb + r * W));
+      if constexpr (n == 0) return S::load(pa + r * kT);
+      else if constexpr (n > 0) return S::template window<n>(S::load(pa + r * kT), S::load(pb + r * kT));
+      else return S::template window<W + n>(S::load(pa + r * kT), S::load(pb + r * kT));
     }
   };
   struct Aligned {
     const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
+    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * kT); }
   };
   struct Link {  // half: the stored integer (hop_sign, or for r8 the rebuild, has its scale)
     const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * W); }
+    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * kT); }
   };
   // A hop's per-lane sign, times (half) the neighbours' norms / 32767^2 read through `norms` (a
   // Window<n, float> or the aligned tile's norms): the colour vector's and the link's 1/32767.
@@ -116,13 +129,13 @@ struct StaggeredKernel {
   // with AVX-512); elsewhere each just before its hop, so that one rebuilt link is live at a time.
   // Not in half: there the pair measured slower in 5 runs of 5 (0-16%) on the 16-core Xeon,
   // where single gained 2-17% (bench/results/2026-11-26-cpu-r8-rebuild/).
-  static constexpr bool kPairR8 = SimdR8Pair<T>::kTogether && !kHalf;
+  static constexpr bool kPairR8 = SimdR8Pair<T, W>::kTogether && !kHalf;
   // The forward and backward r8 links of direction mu at the tile from s0, rebuilt together
   // (kPairR8; otherwise nothing, and transport_add rebuilds each).
   template <int NR>
   static GLUON_SIMD_INLINE void rebuild_r8(const St* u, const St* ub, std::int64_t s0, int mu, C fwd[3][3], C bwd[3][3]) {
     if constexpr (NR == 8 && kPairR8)
-      SimdR8Pair<T>::template unpack<kHalf>(Link{link_tile<NR>(u, s0, mu)}, Link{link_tile<NR>(ub, s0, mu)}, fwd, bwd);
+      SimdR8Pair<T, W>::template unpack<kHalf>(Link{link_tile<NR>(u, s0, mu)}, Link{link_tile<NR>(ub, s0, mu)}, fwd, bwd);
   }
 
   // acc += sign (U v) (Adj: sign U^+ v), U read through get(r) (real r of the stored link): r18
@@ -139,7 +152,7 @@ struct StaggeredKernel {
     for (int c = 0; c < 3; ++c) v[c] = {getv(2 * c), getv(2 * c + 1)};
     if constexpr (kRow2Big && Adj) v[2] = {v[2].re * inv, v[2].im * inv};
     C m[3][3];
-    if constexpr (NR == 8 && !kPairR8) SimdR8<T>::template unpack<kHalf>(get, m);
+    if constexpr (NR == 8 && !kPairR8) SimdR8<T, W>::template unpack<kHalf>(get, m);
     if constexpr (NR == 12) {
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] = {get(2 * (3 * i + j)), get(2 * (3 * i + j) + 1)};
@@ -272,15 +285,15 @@ struct StaggeredKernel {
   }
   GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
     if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
-    const TilePos tp = tile_pos(tile, dims, parity);
+    const TilePos tp = tile_pos<W>(tile, dims, parity);
     const std::int64_t s0 = parity * half + tp.i0;
     if (prefetch_mode != static_cast<int>(CpuPrefetch::ahead)) prefetch_in((1 - parity) * half + tp.row * tp.Xh + tp.k0);
     if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
       if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
-    if (!stream_out) S::prefetch_bytes(out + (s0 - out_shift) * 6, 6 * W * sizeof(St), true);
+    if (!stream_out) S::prefetch_bytes(vec_tile(out, s0 - out_shift), 6 * W * sizeof(St), true);
     if constexpr (HasX)
-      if (pass != 2 || Dot) S::prefetch_bytes(x + (s0 - x_shift) * 6, 6 * W * sizeof(St));
+      if (pass != 2 || Dot) S::prefetch_bytes(vec_tile(x, s0 - x_shift), 6 * W * sizeof(St));
     if constexpr (kHalf) {
       if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
       if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
@@ -289,7 +302,7 @@ struct StaggeredKernel {
 
   // The W output sites of tile `tile` of the output parity; with Dot, returns Re <x, out> there.
   GLUON_SIMD_INLINE double run_tile(std::int64_t tile) const {
-    const TilePos tp = tile_pos(tile, dims, parity);
+    const TilePos tp = tile_pos<W>(tile, dims, parity);
     const std::int64_t i0 = tp.i0, row = tp.row;
     const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
     const int* c = tp.c;
@@ -308,7 +321,7 @@ struct StaggeredKernel {
     if constexpr (kImproved)
       if (pass != 1) all_hops<3, LNR>(al, lng, long_back, s0, row, c, Xh, k0, o, eta_neg);
 
-    St* po = out + (s0 - out_shift) * 6;
+    St* po = vec_tile(out, s0 - out_shift);
     const V cf = S::splat(c_fat);
     double dot = 0.0;
     using VD = typename VecOf<double, W>::type;
@@ -319,8 +332,8 @@ struct StaggeredKernel {
     for (int cc = 0; cc < 3; ++cc) {
       V re, im;
       if (!kHalf && pass == 2) {  // (half runs one pass)
-        re = S::load(po + (2 * cc) * W);
-        im = S::load(po + (2 * cc + 1) * W);
+        re = S::load(po + (2 * cc) * kT);
+        im = S::load(po + (2 * cc + 1) * kT);
       } else {
         re = cf * af[cc].re;
         im = cf * af[cc].im;
@@ -333,9 +346,9 @@ struct StaggeredKernel {
         }
       }
       if constexpr (HasX) {
-        const St* px = x + (s0 - x_shift) * 6;
+        const St* px = vec_tile(x, s0 - x_shift);
         const V bv = S::splat(beta);
-        V xr = S::load(px + (2 * cc) * W), xi = S::load(px + (2 * cc + 1) * W);
+        V xr = S::load(px + (2 * cc) * kT), xi = S::load(px + (2 * cc + 1) * kT);
         if constexpr (kHalf) xr *= xs, xi *= xs;
         if (pass != 2) {
           re += bv * xr;
@@ -362,14 +375,14 @@ struct StaggeredKernel {
     if constexpr (kHalf) {
       S::template store_half<6>(po, out_norm + (s0 - out_shift), v, stream_out);
     } else {
-      for (int r = 0; r < 6; ++r) S::store(po + r * W, v[r], stream_out);
+      for (int r = 0; r < 6; ++r) S::store(po + r * kT, v[r], stream_out);
     }
   }
 };
 
-template <class T, class St, int FNR, int LNR, bool HasX, bool Dot>
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int L>
 void launch(const StaggeredSimdArgs& a) {
-  StaggeredKernel<T, St, FNR, LNR, HasX, Dot> k;
+  StaggeredKernel<T, St, FNR, LNR, HasX, Dot, L> k;
   k.fat = static_cast<const St*>(a.fat);
   k.lng = static_cast<const St*>(a.lng);
   k.fat_back = static_cast<const St*>(a.fat_back);
@@ -394,7 +407,7 @@ void launch(const StaggeredSimdArgs& a) {
   k.c_long = static_cast<T>(a.c_long);
   k.beta = static_cast<T>(a.beta);
   k.prefetch_mode = a.prefetch;
-  const std::int64_t tiles = a.half / Simd<T>::W;
+  const std::int64_t tiles = a.half / L;  // tasks
   const std::int64_t chunks = (tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk;
   // Tiles prefetched ahead: 1, 2, 4 and 8, into L1 or L2, measured alike on the 2-core VM (the
   // Wilson kernel's best was 2); leaving out the tile's own links (one sequential stream) was
@@ -428,32 +441,35 @@ void launch(const StaggeredSimdArgs& a) {
   }
 }
 
-template <class T, class St, int FNR, int LNR>
+template <class T, class St, int FNR, int LNR, int L>
 void launch_x(const StaggeredSimdArgs& a) {
-  if (!a.x) return launch<T, St, FNR, LNR, false, false>(a);
-  if (a.dot_partials) return launch<T, St, FNR, LNR, true, true>(a);
-  launch<T, St, FNR, LNR, true, false>(a);
+  if (!a.x) return launch<T, St, FNR, LNR, false, false, L>(a);
+  if (a.dot_partials) return launch<T, St, FNR, LNR, true, true, L>(a);
+  launch<T, St, FNR, LNR, true, false, L>(a);
 }
 
 // Computed in T, stored as St (T, or int16_t for half with T = float); the fat links of Links
-// (r8 only naive; else false), as wilson_simd_impl.h's run.
-template <class T, class St = T, LinkSet Links = LinkSet::all>
+// (r8 only naive; else false), as wilson_simd_impl.h's run; in half-tile tasks where HalfTiles.
+// X/2 must be a multiple of a task's sites (kStaggeredLanes).
+template <class T, class St = T, LinkSet Links = LinkSet::all, bool HalfTiles = false>
 bool run(const StaggeredSimdArgs& a) {
+  constexpr int L = kStaggeredLanes(HalfTiles);
   if ((a.dot_partials && !a.x) || !a.fat_back || (a.lng && !a.long_back)) return false;
+  if ((a.dims[0] / 2) % L != 0) return false;
   if constexpr (sizeof(St) == 2) {
     if (!a.out_norm || !a.in_norm || (a.x && !a.x_norm)) return false;
   }
   if constexpr (Links != LinkSet::r8) {
     if (a.lng) {
-      if (a.fat_nreals == 18 && a.long_nreals == 18) return launch_x<T, St, 18, 18>(a), true;
-      if (a.fat_nreals == 18 && a.long_nreals == 12) return launch_x<T, St, 18, 12>(a), true;
+      if (a.fat_nreals == 18 && a.long_nreals == 18) return launch_x<T, St, 18, 18, L>(a), true;
+      if (a.fat_nreals == 18 && a.long_nreals == 12) return launch_x<T, St, 18, 12, L>(a), true;
       return false;
     }
-    if (a.fat_nreals == 18) return launch_x<T, St, 18, 0>(a), true;
-    if (a.fat_nreals == 12) return launch_x<T, St, 12, 0>(a), true;
+    if (a.fat_nreals == 18) return launch_x<T, St, 18, 0, L>(a), true;
+    if (a.fat_nreals == 12) return launch_x<T, St, 12, 0, L>(a), true;
   }
   if constexpr (Links != LinkSet::not_r8) {
-    if (!a.lng && a.fat_nreals == 8) return launch_x<T, St, 8, 0>(a), true;
+    if (!a.lng && a.fat_nreals == 8) return launch_x<T, St, 8, 0, L>(a), true;
   }
   return false;
 }

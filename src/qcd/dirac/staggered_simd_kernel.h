@@ -7,9 +7,12 @@
 
 namespace gluon::qcd::detail {
 
-// Tiles whose Re <x, out> one partial sum holds (the dot of M_dot): fixed, so that the sum does
+// Tasks whose Re <x, out> one partial sum holds (the dot of M_dot): fixed, so that the sum does
 // not depend on the number of threads.
 inline constexpr int kStaggeredDotChunk = 16;
+
+// Sites a task: a whole tile, or half a tile where X/2 = 4 mod 8 (the *_narrow entry points).
+constexpr int kStaggeredLanes(bool half_tiles) { return half_tiles ? kTileSites / 2 : kTileSites; }
 
 // One parity of out = c_fat D_fat in + c_long D_long in (+ beta x) (staggered_kernels.h's
 // formula). Site indices are even-odd indices (geometry.h); a shift is subtracted from a site's
@@ -39,7 +42,7 @@ struct StaggeredSimdArgs {
   double c_fat = 0.5, c_long = 0.5, beta = 0.0;
   int origin_parity[4] = {0, 0, 0, 0};  // eta_mu(x) from local coordinates (staggered_dslash.h)
   int antiperiodic[4] = {0, 0, 0, 0};
-  // With x: Re <x, out> of tiles [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
+  // With x: Re <x, out> of tasks [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
   // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
   double* dot_partials = nullptr;
   bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
@@ -59,6 +62,10 @@ namespace avx2 {
 bool staggered_simd_double(const StaggeredSimdArgs& a);
 bool staggered_simd_single(const StaggeredSimdArgs& a);
 bool staggered_simd_half(const StaggeredSimdArgs& a);
+// Half-tile tasks, where X/2 = 4 mod 8 (kStaggeredLanes), every link set.
+bool staggered_simd_double_narrow(const StaggeredSimdArgs& a);
+bool staggered_simd_single_narrow(const StaggeredSimdArgs& a);
+bool staggered_simd_half_narrow(const StaggeredSimdArgs& a);
 }  // namespace avx2
 
 }  // namespace gluon::qcd::detail

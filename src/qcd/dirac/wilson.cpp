@@ -27,7 +27,7 @@ namespace {
 // The vector kernel reads every precision and link compression.
 FieldOrder order_for(const runtime::Exec& ex, const Geometry& g) {
   if (ex.on_device()) return FieldOrder::blocked;
-  return detail::cpu_simd_available() && detail::cpu_simd_fits_wilson(g) ? FieldOrder::tiled : FieldOrder::site_major;
+  return detail::cpu_simd_available() && detail::cpu_simd_fits(g) ? FieldOrder::tiled : FieldOrder::site_major;
 }
 
 const char* subset_name(SiteSubset s) {

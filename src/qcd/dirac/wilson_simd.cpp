@@ -17,7 +17,7 @@ bool try_wilson_simd(const DslashCall& call) {
     if (call.view.cut[mu]) return false;
   const auto& gp = call.u->params();
   const int w = cpu_simd_lanes();
-  if (!cpu_simd_available() || !cpu_simd_fits_wilson(call.u->geometry())) return false;
+  if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry())) return false;
   if (!tiled(call.u->layout(), w) || !tiled(call.out->layout(), w) || !tiled(call.in->layout(), w)) return false;
   if (call.x && !tiled(call.x->layout(), w)) return false;
   if (call.fuse != kFusePlain && !(call.c && tiled(call.c->layout(), w))) return false;
@@ -80,7 +80,7 @@ bool try_wilson_simd(const DslashCall& call) {
   a.block_rows = cpu_simd_block_rows(l2_rows);
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
   if ((a.dims[0] / 2) % w != 0) {
-    // x-rows of X/2 = 4 mod 8 sites (cpu_simd_fits_wilson): half-tile tasks, built for
+    // x-rows of X/2 = 4 mod 8 sites (cpu_simd_fits): half-tile tasks, built for
     // x86-64-v3 (the AVX-512 build's double kernel takes whole tiles).
     switch (gp.precision) {
       case Precision::double_: return avx2::wilson_simd_double(a);
