@@ -151,7 +151,9 @@ void transform(const SpinorField& src, SpinorField& dst, const runtime::Exec& ke
 
 // The shared driver: same space -> transform; host -> device: copy src as it is, convert there;
 // device -> host: convert on the device into a temporary of dst's form, copy back; two different
-// devices: through a host copy of src.
+// devices: through a host copy of src. The tiled order is a host layout (no device field takes
+// it: require_host_order), so a tiled host side is reordered on the host, to or from a site_major
+// host temporary of the same storage otherwise, and that crosses.
 template <class Field, class Params>
 void convert_any(const Field& src, Field& dst, const runtime::Exec& ex) {
   const Params& sp = src.params();
@@ -159,6 +161,22 @@ void convert_any(const Field& src, Field& dst, const runtime::Exec& ex) {
   const bool sd = on_device(sp.space), dd = on_device(dp.space);
   if (sd == dd && (!sd || sp.device == dp.device)) {
     transform(src, dst, kernel_exec(dp.space, dp.device, ex));
+    return;
+  }
+  if (!sd && dd && sp.order == FieldOrder::tiled) {
+    Params p = sp;
+    p.order = FieldOrder::site_major;
+    Field site_major(p);
+    transform(src, site_major, runtime::cpu_exec());
+    convert_any<Field, Params>(site_major, dst, ex);
+    return;
+  }
+  if (sd && !dd && dp.order == FieldOrder::tiled) {
+    Params p = dp;
+    p.order = FieldOrder::site_major;
+    Field site_major(p);
+    convert_any<Field, Params>(src, site_major, ex);
+    transform(site_major, dst, runtime::cpu_exec());
     return;
   }
   if (!sd && dd) {

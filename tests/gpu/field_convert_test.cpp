@@ -108,6 +108,45 @@ TEST(FieldConvertGpu, SpinorsHostDeviceAndBackMatchCpuBitwise) {
   }
 }
 
+// The tiled order is a host layout: a tiled host field crosses to the device and back through a
+// site_major host copy (field_convert.h), holding what the host-only conversions hold, bit for bit
+// (order changes only, in double and single). Until 2026-12-07 either direction threw, since the
+// device temporary took the host field's order.
+TEST(FieldConvertGpu, TiledHostFieldsCrossToTheDeviceAndBack) {
+  GLUON_REQUIRE_GPU();
+  const auto cpu = runtime::cpu_exec();
+  const auto gpu = runtime::cuda_exec();
+  SpinorFieldParams p;
+  p.geometry = kGeom;
+  SpinorField src(p);
+  fill_gaussian(src, 7, 0, cpu);
+  GaugeField u = GaugeField::canonical(kGeom);
+  set_hot(u, 8, cpu);
+  for (Precision prec : {Precision::double_, Precision::single}) {
+    SCOPED_TRACE(to_string(prec));
+    SpinorFieldParams tiled = p, dev = p, sm = p;
+    tiled.precision = dev.precision = sm.precision = prec;
+    tiled.order = FieldOrder::tiled;
+    dev.order = FieldOrder::blocked;
+    dev.space = runtime::MemSpace::device;
+    const SpinorField t = converted(src, tiled, cpu);
+    const SpinorField back = converted(converted(t, dev, gpu), tiled, gpu);
+    const SpinorField a = converted(back, sm, cpu), b = converted(t, sm, cpu);
+    EXPECT_EQ(std::memcmp(a.data(), b.data(), static_cast<std::size_t>(a.layout().size()) * bytes_per_real(prec)), 0);
+
+    GaugeFieldParams gt = u.params(), gd = u.params(), gs = u.params();
+    gt.precision = gd.precision = gs.precision = prec;
+    gt.order = FieldOrder::tiled;
+    gs.order = FieldOrder::site_major;
+    gd.order = FieldOrder::blocked;
+    gd.space = runtime::MemSpace::device;
+    const GaugeField ut = converted(u, gt, cpu);
+    const GaugeField ub = converted(converted(ut, gd, gpu), gt, gpu);
+    const GaugeField ga = converted(ub, gs, cpu), gb = converted(ut, gs, cpu);
+    EXPECT_EQ(std::memcmp(ga.data(), gb.data(), static_cast<std::size_t>(ga.layout().size()) * bytes_per_real(prec)), 0);
+  }
+}
+
 // Half on the device: a NaN component makes its site's norm NaN (max.NaN), so the site reads back
 // NaN everywhere, as on the host; the other sites are the host's bit for bit.
 TEST(FieldConvertGpu, HalfSpinorWithNanReadsBackNan) {
