@@ -27,6 +27,7 @@
 #include "gluon/qcd/bench/traffic.h"
 #include "gluon/qcd/dirac/dirac.h"
 #include "gluon/qcd/dirac/staggered_links.h"
+#include "gluon/qcd/field_layout.h"
 #include "gluon/qcd/gauge_start.h"
 #include "gluon/qcd/random_fields.h"
 #include "gluon/qcd/solvers/multishift_cg.h"
@@ -366,8 +367,13 @@ void run_dslash(const CommonOptions& c, const DslashOptions& o) {
                       qcd::to_string(s.type), qcd::to_string(s.precision), recon_text, lattice_text(s.lattice),
                       r.dslash_ms, r.method, o.iterations);
   const bool cpu_vector = !ex.on_device() && r.field_order == "tiled";
+  // X/2 = 4 mod 8: half-tile tasks, which only the x86-64-v3 build has (conventions.md, "CPU, tiled").
+  const bool half_tiles = cpu_vector && (s.lattice[0] / 2) % qcd::kTiledSites != 0;
   text += fmt::format("             {:.1f} GFLOP/s ({} flops/site), {} vectors{}\n", r.gflops, r.cost.flops_per_site,
-                      r.field_order, cpu_vector ? fmt::format(" ({} kernel)", qcd::cpu_vector_isa()) : "");
+                      r.field_order,
+                      half_tiles   ? std::string(" (avx2 kernel, half tiles)")
+                      : cpu_vector ? fmt::format(" ({} kernel)", qcd::cpu_vector_isa())
+                                   : std::string());
   text += fmt::format("             {:.1f} GB/s effective = {:.1f}% of copy (minimum traffic {:.4g} bytes: {})\n",
                       r.effective_gbs, 100.0 * fraction, r.cost.bytes, r.cost.formula);
   if (r.dslash_back_to_back_ms > 0)
