@@ -467,7 +467,8 @@ TEST(WilsonSimd, StreamedStoresEveryPrefetchChoiceAndTilePairsWriteWhatTheDefaul
       // Tile pairs with the AVX2 build (two registers a vector; for tests only) agree to within
       // the kernel's rounding, not bit for bit: GCC 12's build of the half r12 kernel rounds some
       // outputs differently there (GCC 13's matched bit for bit; the cause was not looked into).
-      const bool pairs_bitwise = std::string(cpu_vector_isa()) != "avx2";
+      // The same for half-tile pairs (X/2 = 4 mod 8), which only the AVX2 build has.
+      const bool pairs_bitwise = std::string(cpu_vector_isa()) != "avx2" && (k.dims[0] / 2) % 8 == 0;
       for (std::size_t m = 1; m < outs.size(); ++m)
         for (int f = 0; f < 4; ++f) {
           const std::string what = g.to_string() + " " + to_string(k.p) + " " + to_string(r) + " form " +

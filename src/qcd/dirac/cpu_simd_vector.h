@@ -190,23 +190,37 @@ struct Simd {
   // Two tiles a vector (W = 2 kStride, floats; a kernel's tile pairs): lanes 0-7 are those of
   // tile a, lanes 8-15 those of tile b, which lie anywhere. Loads and stores take the two
   // 256-bit (half: 128-bit) halves from or to their own addresses; with AVX-512 the halves join
-  // with one insert (vinsertf32x8, vinserti128) and the pair is one zmm register.
-  using VH = typename VecOf<T, kStride>::type;  // one tile's lanes
+  // with one insert (vinsertf32x8, vinserti128) and the pair is one zmm register. The same for
+  // two half tiles a vector (W = kStride: lanes 0-3 and 4-7).
+  static constexpr int kHalfW = W >= kStride ? W / 2 : kStride;  // lanes of each half (W >= kStride)
+  using VH = typename VecOf<T, kHalfW>::type;
   static GLUON_SIMD_INLINE V join(VH lo, VH hi) {
-    static_assert(W == 2 * kStride);
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    static_assert(W == 2 * kStride || W == kStride);
+    if constexpr (W == 2 * kStride)
+      return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    else return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
   }
-  static GLUON_SIMD_INLINE VH low(V v) { return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7); }
-  static GLUON_SIMD_INLINE VH high(V v) { return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15); }
+  static GLUON_SIMD_INLINE VH low(V v) {
+    if constexpr (W == 2 * kStride) return __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+    else return __builtin_shufflevector(v, v, 0, 1, 2, 3);
+  }
+  static GLUON_SIMD_INLINE VH high(V v) {
+    if constexpr (W == 2 * kStride) return __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15);
+    else return __builtin_shufflevector(v, v, 4, 5, 6, 7);
+  }
   static GLUON_SIMD_INLINE V load2(const T* a, const T* b) {
-    return join(Simd<T, kStride>::load(a), Simd<T, kStride>::load(b));
+    return join(Simd<T, kHalfW>::load(a), Simd<T, kHalfW>::load(b));
   }
   static GLUON_SIMD_INLINE void store2(T* a, T* b, V v, bool nt) {
-    Simd<T, kStride>::store(a, low(v), nt);
-    Simd<T, kStride>::store(b, high(v), nt);
+    Simd<T, kHalfW>::store(a, low(v), nt);
+    Simd<T, kHalfW>::store(b, high(v), nt);
   }
   static GLUON_SIMD_INLINE VI load_int2(const std::int16_t* a, const std::int16_t* b) {
-    static_assert(W == 2 * kStride && sizeof(T) == 4);
+    static_assert((W == 2 * kStride || W == kStride) && sizeof(T) == 4);
+    if constexpr (W == kStride) {
+      const auto lo = Simd<T, kHalfW>::load_int(a), hi = Simd<T, kHalfW>::load_int(b);
+      return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+    } else {
 #if defined(__AVX512F__)
     const __m128i lo = _mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(a, 16)));
     const __m128i hi = _mm_load_si128(static_cast<const __m128i*>(__builtin_assume_aligned(b, 16)));
@@ -221,12 +235,17 @@ struct Simd {
     const auto lo = Simd<T, kStride>::load_int(a), hi = Simd<T, kStride>::load_int(b);
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #endif
+    }
   }
   static GLUON_SIMD_INLINE V load2(const std::int16_t* a, const std::int16_t* b) { return real(load_int2(a, b)); }
   // v (in [-32767, 32767]) as int16, rounded as store(std::int16_t*, ...) rounds, lanes 0-7 to
   // a and 8-15 to b.
   static GLUON_SIMD_INLINE void store2(std::int16_t* a, std::int16_t* b, V v, bool nt) {
-    static_assert(W == 2 * kStride && sizeof(T) == 4);
+    static_assert((W == 2 * kStride || W == kStride) && sizeof(T) == 4);
+    if constexpr (W == kStride) {
+      Simd<T, kHalfW>::store(a, low(v), nt);
+      Simd<T, kHalfW>::store(b, high(v), nt);
+    } else {
 #if defined(__AVX512F__)
     __m512 f;
     __builtin_memcpy(&f, &v, sizeof f);
@@ -246,6 +265,7 @@ struct Simd {
     Simd<T, kStride>::store(a, low(v), nt);
     Simd<T, kStride>::store(b, high(v), nt);
 #endif
+    }
   }
   static GLUON_SIMD_INLINE V splat(T x) { return V{} + x; }
   // f applied to each native register (Native: __m256d, __m512, ...) that v spans.
@@ -338,7 +358,7 @@ struct Simd {
     for (int r = 0; r < N; ++r) store(p + r * kStride, v[r] * k, nt);
   }
   // The same for two tiles a vector (W = 2 kStride): lanes 0-7 to tile a (reals at pa, norms at
-  // na), 8-15 to tile b.
+  // na), 8-15 to tile b; or two half tiles (W = kStride), lanes 0-3 and 4-7.
   template <int N>
   static GLUON_SIMD_INLINE void store_half2(std::int16_t* pa, std::int16_t* pb, float* na, float* nb, const V* v,
                                             bool nt) {

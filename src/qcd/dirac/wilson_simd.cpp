@@ -63,8 +63,14 @@ bool try_wilson_simd(const DslashCall& call) {
   // row): half and clover 0.99-1.32x (row medians 1.00-1.26), Wilson single r18 1.02-1.09x
   // (median 1.07); Wilson single with r12 and r8 links read 0.90-0.99x and keep one tile. The
   // xpay forms follow their hop's choice (only the hop was timed).
+  // Half-tile tasks (X/2 = 4 mod 8, the x86-64-v3 build) pair in single, where 4 floats alone
+  // fill only an SSE register: 1.25-1.34x (Wilson r12) and 1.41x (clover) as fast in one process
+  // on the 2-core Zen 5 VM at 24^3 x 48; half read 0.76-0.87x (its int16 loads of 4 sites each
+  // joined) and keeps single half tiles (docs/bench.md).
+  const bool half_tiles = (a.dims[0] / 2) % w != 0;
   const bool pairs_by_default =
-      gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
+      half_tiles ? gp.precision == Precision::single
+                 : gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
   a.tile_pairs = cpu_simd_tile_pairs(pairs_by_default) && gp.precision != Precision::double_;
   // Blocks of the sweep sized by the L2 (cpu_simd.h; every stream a row moves, a tile pair's two
   // rows) in double and single, whose hops wait on memory, where the fields are more than twice
@@ -79,7 +85,7 @@ bool try_wilson_simd(const DslashCall& call) {
                           : cpu_simd_l2_block_rows(a.dims, reals * es * (pairs_run ? 2 : 1), omp_get_max_threads());
   a.block_rows = cpu_simd_block_rows(l2_rows);
   const bool v4 = cpu_simd_isa() == CpuSimdIsa::avx512;
-  if ((a.dims[0] / 2) % w != 0) {
+  if (half_tiles) {
     // x-rows of X/2 = 4 mod 8 sites (cpu_simd_fits): half-tile tasks, built for
     // x86-64-v3 (the AVX-512 build's double kernel takes whole tiles).
     switch (gp.precision) {

@@ -78,9 +78,10 @@ template <class T> inline constexpr int kWilsonLanes = sizeof(T) == 8 ? 4 : kTil
 // How a task's lanes cover the sites (Kernel's Shape): one tile (kWilsonLanes sites), a tile pair
 // (Pair, below), or half a tile in either precision (4 lanes), for lattices whose x-rows hold
 // X/2 = 4 mod 8 sites (X = 24, 40, 56, ...: no whole number of tiles, so a tile may straddle two
-// rows, while every half tile lies in one). Half-tile tasks are built for x86-64-v3 only
-// (wilson_simd_*_narrow_avx2.cpp): 4 floats fill an SSE register there as well as with AVX-512.
-enum class Tasks { tile, pair, half_tile };
+// rows, while every half tile lies in one), or in single and half a pair of half tiles (8
+// floats: a half tile and its partner T/2 on, as Pair pairs tiles). Half-tile tasks are built for
+// x86-64-v3 only (wilson_simd_*_narrow_avx2.cpp): 4 and 8 floats fill an SSE and an AVX register.
+enum class Tasks { tile, pair, half_tile, half_tile_pair };
 
 // One thread's order of tasks: its rows r = y + Y z in [q0, q1), in blocks of `by` values of y
 // (all of its z; by = Y: one block), each block swept over the nt time slices: for each t, its
@@ -141,17 +142,20 @@ struct SweepOrder {
 // compression, epilogue and tile pairs fixed.
 template <class T, class St, int NR, bool Dagger, bool HasX, int F, Tasks Shape = Tasks::tile>
 struct Kernel {
-  static constexpr bool Pair = Shape == Tasks::pair;
-  static_assert(!Pair || sizeof(T) == 4, "tile pairs: 16 floats a vector");
-  using S = Simd<T, Pair ? 2 * kTileSites : (Shape == Tasks::half_tile ? kTileSites / 2 : kWilsonLanes<T>)>;
+  static constexpr bool Pair = Shape == Tasks::pair || Shape == Tasks::half_tile_pair;  // two lane groups
+  static_assert(!Pair || sizeof(T) == 4, "tile pairs: 16 floats a vector, half-tile pairs 8");
+  using S = Simd<T, Shape == Tasks::pair ? 2 * kTileSites
+                    : Shape == Tasks::half_tile_pair ? kTileSites
+                    : Shape == Tasks::half_tile     ? kTileSites / 2
+                                                    : kWilsonLanes<T>>;
   using V = typename S::V;
   using C = typename S::C;
   using CI = typename S::CI;
   using VI = typename S::VI;
   static constexpr int W = S::W;          // sites a task (lanes)
   static constexpr int kT = kTileSites;   // sites a tile of the memory layout
-  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each tile's kT.
-  static constexpr int kStep = Pair ? kT : W;
+  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each group's W / 2.
+  static constexpr int kStep = Pair ? W / 2 : W;
   static constexpr int kGroups = W / kStep;  // 2 with Pair, else 1
   // The first eo site of each of a task's lane groups (b = a without Pair), and pointers to real
   // 0 of each group in a field.
@@ -181,7 +185,7 @@ struct Kernel {
   // Lane l gets x where its group's `on` is set, else 1.
   static GLUON_SIMD_INLINE V group_splat(bool on_a, bool on_b, T x) {
     if constexpr (Pair) {
-      using SH = Simd<T, kT>;
+      using SH = Simd<T, kStep>;
       return S::join(SH::splat(on_a ? x : T(1)), SH::splat(on_b ? x : T(1)));
     } else {
       return S::splat(on_a ? x : T(1));
@@ -191,12 +195,14 @@ struct Kernel {
   // (up), s = kStep, per group (Simd's shift_down and shift_up, on 8-lane halves with Pair).
   template <class Vec>
   static GLUON_SIMD_INLINE Vec shift_down(Vec a, Vec b) {
-    if constexpr (Pair) return __builtin_shufflevector(a, b, 7, 16, 17, 18, 19, 20, 21, 22, 15, 24, 25, 26, 27, 28, 29, 30);
+    if constexpr (Pair && W == 16) return __builtin_shufflevector(a, b, 7, 16, 17, 18, 19, 20, 21, 22, 15, 24, 25, 26, 27, 28, 29, 30);
+    else if constexpr (Pair) return __builtin_shufflevector(a, b, 3, 8, 9, 10, 7, 12, 13, 14);
     else return S::shift_down(a, b);
   }
   template <class Vec>
   static GLUON_SIMD_INLINE Vec shift_up(Vec a, Vec b) {
-    if constexpr (Pair) return __builtin_shufflevector(a, b, 1, 2, 3, 4, 5, 6, 7, 16, 9, 10, 11, 12, 13, 14, 15, 24);
+    if constexpr (Pair && W == 16) return __builtin_shufflevector(a, b, 1, 2, 3, 4, 5, 6, 7, 16, 9, 10, 11, 12, 13, 14, 15, 24);
+    else if constexpr (Pair) return __builtin_shufflevector(a, b, 1, 2, 3, 8, 5, 6, 7, 12);
     else return S::shift_up(a, b);
   }
   static constexpr bool kHalf = sizeof(St) == 2;
@@ -415,11 +421,23 @@ struct Kernel {
     const Ptr<const St> ct{clov + (s0.a / kT) * (72 * kT) + lane_offset(s0.a),
                            clov + (s0.b / kT) * (72 * kT) + lane_offset(s0.b)};
     V bscale[2];
-    if constexpr (kHalf && kStep < kT) {  // norms [2 s + b] of the 4 sites: 8 floats, split
-      using SH = Simd<T, kT>;
-      const typename SH::V n = SH::load(clov_norm + 2 * s0.a);
-      bscale[0] = __builtin_shufflevector(n, n, 0, 2, 4, 6) * S::splat(T(1) / kHalfMax);
-      bscale[1] = __builtin_shufflevector(n, n, 1, 3, 5, 7) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf && kStep < kT) {  // norms [2 s + b] of each group's 4 sites: 8 floats, split
+      using S8 = Simd<T, kT>;
+      using V4 = typename Simd<T, kStep>::V;
+      auto blocks = [&](std::int64_t s, V4& b0, V4& b1) {
+        const typename S8::V n = S8::load(clov_norm + 2 * s);
+        b0 = __builtin_shufflevector(n, n, 0, 2, 4, 6) * (T(1) / kHalfMax);
+        b1 = __builtin_shufflevector(n, n, 1, 3, 5, 7) * (T(1) / kHalfMax);
+      };
+      if constexpr (Pair) {
+        V4 a0, a1, b0, b1;
+        blocks(s0.a, a0, a1);
+        blocks(s0.b, b0, b1);
+        bscale[0] = S::join(a0, b0);
+        bscale[1] = S::join(a1, b1);
+      } else {
+        blocks(s0.a, bscale[0], bscale[1]);
+      }
     } else if constexpr (kHalf) {  // norms [2 s + b]: each tile's pairs, split into blocks 0 and 1
       using SH = Simd<T, kT>;
       using VH = typename SH::V;
@@ -758,10 +776,18 @@ void launch_fuse(const WilsonSimdArgs& a) {
 }
 
 // Tile pairs where asked for (WilsonSimdArgs::tile_pairs) and possible: computed in float, T a
-// multiple of 4 (the partner T/2 slices on has the same x parity). Half-tile files: half tiles.
+// multiple of 4 (the partner T/2 slices on has the same x parity). Half-tile files: half tiles,
+// or in float their pairs where tiles would pair.
 template <class T, class St, int NR, FuseSet Fuses, bool HalfTiles>
 void launch_recon(const WilsonSimdArgs& a) {
   if constexpr (HalfTiles) {
+    if constexpr (sizeof(T) == 4) {
+      if (a.tile_pairs && a.dims[3] % 4 == 0) {
+        if (a.dagger) launch_fuse<T, St, NR, true, Tasks::half_tile_pair, Fuses>(a);
+        else launch_fuse<T, St, NR, false, Tasks::half_tile_pair, Fuses>(a);
+        return;
+      }
+    }
     if (a.dagger) launch_fuse<T, St, NR, true, Tasks::half_tile, Fuses>(a);
     else launch_fuse<T, St, NR, false, Tasks::half_tile, Fuses>(a);
     return;
