@@ -780,28 +780,17 @@ void launch_fuse(const WilsonSimdArgs& a) {
 // or in float their pairs where tiles would pair.
 template <class T, class St, int NR, FuseSet Fuses, bool HalfTiles>
 void launch_recon(const WilsonSimdArgs& a) {
-  if constexpr (HalfTiles) {
-    if constexpr (sizeof(T) == 4) {
-      if (a.tile_pairs && a.dims[3] % 4 == 0) {
-        if (a.dagger) launch_fuse<T, St, NR, true, Tasks::half_tile_pair, Fuses>(a);
-        else launch_fuse<T, St, NR, false, Tasks::half_tile_pair, Fuses>(a);
-        return;
-      }
+  constexpr Tasks one = HalfTiles ? Tasks::half_tile : Tasks::tile;
+  constexpr Tasks two = HalfTiles ? Tasks::half_tile_pair : Tasks::pair;
+  if constexpr (sizeof(T) == 4) {
+    if (a.tile_pairs && a.dims[3] % 4 == 0) {
+      if (a.dagger) launch_fuse<T, St, NR, true, two, Fuses>(a);
+      else launch_fuse<T, St, NR, false, two, Fuses>(a);
+      return;
     }
-    if (a.dagger) launch_fuse<T, St, NR, true, Tasks::half_tile, Fuses>(a);
-    else launch_fuse<T, St, NR, false, Tasks::half_tile, Fuses>(a);
-    return;
-  } else {
-    if constexpr (sizeof(T) == 4) {
-      if (a.tile_pairs && a.dims[3] % 4 == 0) {
-        if (a.dagger) launch_fuse<T, St, NR, true, Tasks::pair, Fuses>(a);
-        else launch_fuse<T, St, NR, false, Tasks::pair, Fuses>(a);
-        return;
-      }
-    }
-    if (a.dagger) launch_fuse<T, St, NR, true, Tasks::tile, Fuses>(a);
-    else launch_fuse<T, St, NR, false, Tasks::tile, Fuses>(a);
   }
+  if (a.dagger) launch_fuse<T, St, NR, true, one, Fuses>(a);
+  else launch_fuse<T, St, NR, false, one, Fuses>(a);
 }
 
 // Computed in T, stored as St (T, or int16_t for half with T = float); the links of Links and the
