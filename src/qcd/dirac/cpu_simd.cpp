@@ -136,7 +136,7 @@ int cpu_simd_l2_block_rows(const int dims[4], double bytes_per_site, int threads
 
 bool cpu_simd_tile_pairs(bool auto_default) {
   const char* e = std::getenv("GLUON_CPU_TILE_PAIRS");  // read at each call (tests, bench --ab-env)
-  if (!e || !*e || std::strcmp(e, "auto") == 0) return auto_default && cpu_simd_isa() == CpuSimdIsa::avx512;
+  if (!e || !*e || std::strcmp(e, "auto") == 0) return auto_default;
   if (std::strcmp(e, "1") == 0) return true;
   if (std::strcmp(e, "0") == 0) return false;
   throw InputError(std::string("GLUON_CPU_TILE_PAIRS: expected 0, 1 or auto, found '") + e + "'");

@@ -53,13 +53,15 @@
 //                              Zen 4 VM l2 made Wilson half 1.13x faster
 //                              (bench/results/2026-11-27-cpu-prefetch-level)
 //   cpu_simd_tile_pairs(auto_default)
-//                              whether the Wilson kernels in single and half precision take two
-//                              tiles a task, 16 floats a vector (wilson_simd_impl.h), where T is
-//                              a multiple of 4: GLUON_CPU_TILE_PAIRS (read at each call) 1 on, 0
-//                              off; auto (or unset) auto_default with the avx512 build only,
-//                              where 16 floats are one register (with AVX2 they are two: 1 runs
-//                              them there too, for the tests). The caller's auto_default:
-//                              wilson_simd.cpp
+//                              whether the vector kernels take two tiles a task where T is a
+//                              multiple of 4: the Wilson kernels in single and half precision
+//                              two whole tiles (16 floats a vector) or two half tiles (8), the
+//                              staggered ones in single two half tiles (wilson_simd_impl.h,
+//                              staggered_simd_impl.h): GLUON_CPU_TILE_PAIRS (read at each call)
+//                              1 on, 0 off, auto (or unset) the caller's auto_default
+//                              (wilson_simd.cpp: whole-tile pairs only with the avx512 build,
+//                              where 16 floats are one register, and half-tile pairs in single;
+//                              staggered_simd.cpp: half-tile pairs in single)
 //   cpu_simd_block_rows(auto_rows), cpu_simd_l2_block_rows(dims, bytes_per_site, threads)
 //                              how many values of y a block of the Wilson kernels' sweep takes
 //                              (wilson_simd_impl.h's SweepOrder): each thread sweeps its rows

@@ -81,9 +81,13 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   // bench/results/2026-11-27-cpu-link-prefetch, trips 5-7).
   const bool naive_wide = !L.longlinks && p != Precision::half && a.fat_nreals >= 12;
   a.prefetch = static_cast<int>(cpu_simd_prefetch(naive_wide ? CpuPrefetch::all : CpuPrefetch::ahead));
+  // Half-tile tasks pair in single (8 floats a vector, where 4 fill only an SSE register), as the
+  // Wilson kernels' do (wilson_simd.cpp).
+  a.tile_pairs = narrow && p == Precision::single && cpu_simd_tile_pairs(true);
+  const bool pairs_run = a.tile_pairs && a.dims[3] % 4 == 0;
   std::vector<double> partials;
   if (dot) {
-    const std::int64_t tasks = half / kStaggeredLanes(narrow);
+    const std::int64_t tasks = half / kStaggeredLanes(narrow && !pairs_run);
     partials.assign(static_cast<std::size_t>((tasks + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
     a.dot_partials = partials.data();
   }

@@ -40,14 +40,70 @@ namespace gluon::qcd::detail {
 namespace {
 
 // One launch: storage St (T, or int16_t with T = float: half), output parity, link
-// compressions (LNR = 0: naive), xpay, the dot and the lanes fixed.
-template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int Lanes = kTileSites>
+// compressions (LNR = 0: naive), xpay, the dot, the lanes and half-tile pairs fixed.
+//
+// Half-tile pairs (Pair; single precision, Lanes = 8): a task's lanes 0-3 are a half tile at time
+// slice t < T/2 and lanes 4-7 the half tile at the same x, y, z and t + T/2, 8 floats a vector
+// (an AVX register, where a half tile alone fills only an SSE one), as wilson_simd_impl.h's
+// Tasks::half_tile_pair. With T a multiple of 4 both have the same x parity o, so the same
+// staggered phases and x windows; their neighbours differ only along t, where one of the two may
+// wrap around the lattice. Loads and stores take each group's 4 lanes from its own address.
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int Lanes = kTileSites, bool Pair = false>
 struct StaggeredKernel {
+  static_assert(!Pair || (Lanes == kTileSites && sizeof(St) == 4 && sizeof(T) == 4),
+                "half-tile pairs: single precision, 8 floats a vector");
   using S = Simd<T, Lanes>;
   using V = typename S::V;
   using C = typename S::C;
   static constexpr int W = S::W;         // sites a task (lanes)
   static constexpr int kT = kTileSites;  // sites a tile of the memory layout
+  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each group's W / 2.
+  static constexpr int kStep = Pair ? W / 2 : W;
+  static constexpr int kGroups = W / kStep;  // 2 with Pair, else 1
+  // The first eo site of each of a task's lane groups (b = a without Pair), and pointers to real
+  // 0 of each group in a field.
+  struct Sites {
+    std::int64_t a, b;
+    static Sites of(std::int64_t a, std::int64_t b) { return {a, Pair ? b : a}; }
+    Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
+  };
+  template <class P>
+  struct Ptr {
+    P* a;
+    P* b;
+    Ptr operator+(std::int64_t d) const { return {a + d, b + d}; }
+  };
+  // W reals (or, half, stored integers) at p, each group's lanes from its own pointer.
+  template <class P>
+  static GLUON_SIMD_INLINE V load(Ptr<P> p) {
+    if constexpr (Pair) return S::load2(p.a, p.b);
+    else return S::load(p.a);
+  }
+  // Lane l gets -x where its group's `neg` is set, else x.
+  static GLUON_SIMD_INLINE V group_sign(bool neg_a, bool neg_b, T x) {
+    if constexpr (Pair) {
+      using SH = Simd<T, kStep>;
+      return S::join(SH::splat(neg_a ? -x : x), SH::splat(neg_b ? -x : x));
+    } else {
+      return S::splat(neg_a ? -x : x);
+    }
+  }
+  // Lanes of the half-row indices of a task's groups plus n, from the group's tiles in a (n > 0:
+  // the tile itself; n < 0: the previous) and b (n > 0: the next; n < 0: the tile itself), per
+  // group of 4 (Pair; otherwise Simd's window over all W lanes).
+  template <int n>
+  static GLUON_SIMD_INLINE V window(V a, V b) {
+    if constexpr (Pair) {
+      static_assert(n >= -2 && n <= 2 && n != 0 && kStep == 4);
+      if constexpr (n == 1) return __builtin_shufflevector(a, b, 1, 2, 3, 8, 5, 6, 7, 12);
+      else if constexpr (n == -1) return __builtin_shufflevector(a, b, 3, 8, 9, 10, 7, 12, 13, 14);
+      else return __builtin_shufflevector(a, b, 2, 3, 8, 9, 6, 7, 12, 13);  // n = 2 and n = -2
+    } else if constexpr (n > 0) {
+      return S::template window<n>(a, b);
+    } else {
+      return S::template window<W + n>(a, b);
+    }
+  }
   static constexpr bool kImproved = LNR != 0;
   static constexpr bool kHalf = sizeof(St) == 2;
   static constexpr T kHalfMax = T(32767);
@@ -71,23 +127,32 @@ struct StaggeredKernel {
   std::int64_t out_shift, in_shift, x_shift;
   T c_fat, c_long, beta;
   int origin_parity[4], antiperiodic[4];
+  std::int64_t pair_groups = 0;  // Pair: lane groups from a task's first group to its partner (T/2 slices)
   int pass = 0;  // 0: the whole sum; improved in two passes: 1 the one-hop term and x, 2 the three-hop term added to out
 
-  // Where site s (the first of a task's sites) lies in its tile: 0 for whole-tile tasks (the
-  // compiler cannot know that s is a multiple of kT there).
+  // Where site s (the first of a lane group's sites) lies in its tile: 0 for whole-tile groups
+  // (the compiler cannot know that s is a multiple of kT there).
   static GLUON_SIMD_INLINE std::int64_t lane_offset(std::int64_t s) {
-    if constexpr (W == kT) return 0;
+    if constexpr (kStep == kT) return 0;
     else return s % kT;
   }
   // Real 0 of site s of a colour-vector field (real r is r kT further) and of link mu there.
   template <class P>
   static GLUON_SIMD_INLINE P* vec_tile(P* f, std::int64_t s) {
-    if constexpr (W == kT) return f + s * 6;  // (s / kT) * 6 kT
+    if constexpr (kStep == kT) return f + s * 6;  // (s / kT) * 6 kT
     else return f + (s / kT) * (6 * kT) + lane_offset(s);
+  }
+  template <class P>
+  static GLUON_SIMD_INLINE Ptr<P> vec_tile(P* f, Sites s) {
+    return {vec_tile(f, s.a), vec_tile(f, s.b)};
   }
   template <int NR>
   static GLUON_SIMD_INLINE const St* link_tile(const St* u, std::int64_t s, int mu) {
     return u + (s / kT) * (4 * NR * kT) + mu * NR * kT + lane_offset(s);
+  }
+  template <int NR>
+  static GLUON_SIMD_INLINE Ptr<const St> link_tile(const St* u, Sites s, int mu) {
+    return {link_tile<NR>(u, s.a, mu), link_tile<NR>(u, s.b, mu)};
   }
 
   // Reals of W sites of a row whose half-row indices are those of the tile plus n, read from the
@@ -95,21 +160,20 @@ struct StaggeredKernel {
   // itself; n = 0: pa alone). P: St (vectors; half: the stored integers), or float (norms, r = 0).
   template <int n, class P = St>
   struct Window {
-    const P* pa;
-    const P* pb;
+    Ptr<const P> pa;
+    Ptr<const P> pb;
     GLUON_SIMD_INLINE V operator()(int r) const {
-      if constexpr (n == 0) return S::load(pa + r * kT);
-      else if constexpr (n > 0) return S::template window<n>(S::load(pa + r * kT), S::load(pb + r * kT));
-      else return S::template window<W + n>(S::load(pa + r * kT), S::load(pb + r * kT));
+      if constexpr (n == 0) return load(pa + r * kT);
+      else return window<n>(load(pa + r * kT), load(pb + r * kT));
     }
   };
   struct Aligned {
-    const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * kT); }
+    Ptr<const St> p;
+    GLUON_SIMD_INLINE V operator()(int r) const { return load(p + r * kT); }
   };
   struct Link {  // half: the stored integer (hop_sign, or for r8 the rebuild, has its scale)
-    const St* p;
-    GLUON_SIMD_INLINE V operator()(int r) const { return S::load(p + r * kT); }
+    Ptr<const St> p;
+    GLUON_SIMD_INLINE V operator()(int r) const { return load(p + r * kT); }
   };
   // A hop's per-lane sign, times (half) the neighbours' norms / 32767^2 read through `norms` (a
   // Window<n, float> or the aligned tile's norms): the colour vector's and the link's 1/32767.
@@ -120,9 +184,9 @@ struct StaggeredKernel {
     if constexpr (kHalf) return sign * norms(0) * S::splat(k);
     else return sign;
   }
-  GLUON_SIMD_INLINE const float* norm_at(std::int64_t s) const {
-    if constexpr (kHalf) return in_norm + (s - in_shift);
-    else return nullptr;
+  GLUON_SIMD_INLINE Ptr<const float> norm_at(Sites s) const {
+    if constexpr (kHalf) return {in_norm + (s.a - in_shift), in_norm + (s.b - in_shift)};
+    else return {nullptr, nullptr};
   }
 
   // r8 links of one direction rebuilt two at a time (SimdR8Pair: one 512-bit vector in single
@@ -133,7 +197,7 @@ struct StaggeredKernel {
   // The forward and backward r8 links of direction mu at the tile from s0, rebuilt together
   // (kPairR8; otherwise nothing, and transport_add rebuilds each).
   template <int NR>
-  static GLUON_SIMD_INLINE void rebuild_r8(const St* u, const St* ub, std::int64_t s0, int mu, C fwd[3][3], C bwd[3][3]) {
+  static GLUON_SIMD_INLINE void rebuild_r8(const St* u, const St* ub, Sites s0, int mu, C fwd[3][3], C bwd[3][3]) {
     if constexpr (NR == 8 && kPairR8)
       SimdR8Pair<T, W>::template unpack<kHalf>(Link{link_tile<NR>(u, s0, mu)}, Link{link_tile<NR>(ub, s0, mu)}, fwd, bwd);
   }
@@ -181,85 +245,102 @@ struct StaggeredKernel {
   }
 
   // The x hops at distance d (the tile's x parity o compile-time): the links at the tile (ub:
-  // the backward ones stored there), the neighbours through windows of the row.
+  // the backward ones stored there), the neighbours through windows of the row. tp and tb: the
+  // positions of the task's lane groups (the same without Pair), which share k0 and o.
   template <int d, int o, int NR>
-  GLUON_SIMD_INLINE void x_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row0, int k0,
-                                int Xh, bool eta_neg) const {
+  GLUON_SIMD_INLINE void x_hops(C acc[3], const St* u, const St* ub, Sites s0, const TilePos& tp, const TilePos& tb,
+                                bool eta_neg) const {
     constexpr int nf = (o + d) / 2, nb = -((d - o + 1) / 2);
-    const std::int64_t same = row0 + k0;
-    const std::int64_t next = k0 + W == Xh ? row0 : same + W;
-    const std::int64_t prev = k0 == 0 ? row0 + Xh - W : same - W;
+    const int Xh = tp.Xh, k0 = tp.k0;
+    const std::int64_t other = (1 - parity) * half;
+    const Sites row0 = Sites::of(other + tp.row * Xh, other + tb.row * Xh);
+    const Sites same = Sites::of(row0.a + k0, row0.b + k0);
+    const Sites next = k0 + kStep == Xh ? row0 : Sites::of(same.a + kStep, same.b + kStep);
+    const Sites prev = k0 == 0 ? Sites::of(row0.a + Xh - kStep, row0.b + Xh - kStep) : Sites::of(same.a - kStep, same.b - kStep);
     C lf[3][3], lb[3][3];
     rebuild_r8<NR>(u, ub, s0, 0, lf, lb);
     {
-      // Lanes W - nf .. W - 1 of the row's last tile wrap.
+      // Lanes kStep - nf .. kStep - 1 of each group of the row's last tile wrap.
       V sign = S::splat(eta_neg ? T(-1) : T(1));
-      if (nf > 0 && antiperiodic[0] && k0 + W == Xh)
-        for (int i = W - nf; i < W; ++i) sign[i] = -sign[i];
+      if (nf > 0 && antiperiodic[0] && k0 + kStep == Xh)
+        for (int g = 0; g < kGroups; ++g)
+          for (int i = kStep - nf; i < kStep; ++i) sign[g * kStep + i] = -sign[g * kStep + i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
       sign = hop_sign<NR>(sign, Window<nf, float>{norm_at(same), norm_at(next)});
       transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign, lf);
     }
     {
-      // Lanes 0 .. -nb - 1 of the row's first tile wrap. The backward term enters with a minus.
+      // Lanes 0 .. -nb - 1 of each group of the row's first tile wrap. The backward term enters
+      // with a minus.
       V sign = S::splat(eta_neg ? T(1) : T(-1));
       if (nb < 0 && antiperiodic[0] && k0 == 0)
-        for (int i = 0; i < -nb; ++i) sign[i] = -sign[i];
-      const Window<nb> v{vec_tile(in, (nb == 0 ? same : prev) - in_shift), vec_tile(in, same - in_shift)};
-      sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(nb == 0 ? same : prev), norm_at(same)});
+        for (int g = 0; g < kGroups; ++g)
+          for (int i = 0; i < -nb; ++i) sign[g * kStep + i] = -sign[g * kStep + i];
+      const Sites from = nb == 0 ? same : prev;
+      const Window<nb> v{vec_tile(in, from - in_shift), vec_tile(in, same - in_shift)};
+      sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(from), norm_at(same)});
       transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, 0)}, v, sign, lb);
     }
   }
 
-  // The hops of direction mu > 0 at distance d: whole tiles of the rows d away; links at the tile.
-  template <int mu, int d, int NR>
-  GLUON_SIMD_INLINE void row_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row, const int* c,
-                                  int Xh, int k0, bool eta_neg) const {
+  // The neighbour d away along mu > 0 (forward where d > 0) of the group at tp: its eo site, and
+  // whether its hop's sign flips (the antiperiodic boundary crossed an odd number of times).
+  template <int mu>
+  GLUON_SIMD_INLINE std::int64_t row_neighbour(const TilePos& tp, int d, bool& flip) const {
     std::int64_t rs = 1;  // row stride of direction mu
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
-    const std::int64_t other = (1 - parity) * half;
     const int L = dims[mu];
+    int v = tp.c[mu] + d, w = 0;
+    while (v >= L) v -= L, ++w;
+    while (v < 0) v += L, ++w;
+    flip = (w & antiperiodic[mu]) != 0;
+    return (1 - parity) * half + (tp.row + (v - tp.c[mu]) * rs) * tp.Xh + tp.k0;
+  }
+
+  // The hops of direction mu > 0 at distance d: whole tiles of the rows d away; links at the tile.
+  template <int mu, int d, int NR>
+  GLUON_SIMD_INLINE void row_hops(C acc[3], const St* u, const St* ub, Sites s0, const TilePos& tp, const TilePos& tb,
+                                  bool eta_neg) const {
     C lf[3][3], lb[3][3];
     rebuild_r8<NR>(u, ub, s0, mu, lf, lb);
     {
-      int v = c[mu] + d, w = 0;
-      if (v >= L) v -= L, ++w;
-      if (d > 1 && v >= L) v -= L, ++w;
-      const bool neg = eta_neg != ((w & antiperiodic[mu]) != 0);
-      const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
+      bool fa, fb = false;
+      const std::int64_t na = row_neighbour<mu>(tp, d, fa);
+      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, d, fb) : na;
+      const Sites nb = Sites::of(na, nbb);
+      const V sign = group_sign(eta_neg != fa, eta_neg != (Pair ? fb : fa), T(1));
       transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                               hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}), lf);
+                               hop_sign<NR>(sign, Window<0, float>{norm_at(nb), {nullptr, nullptr}}), lf);
     }
     {
-      int v = c[mu] - d, w = 0;
-      if (v < 0) v += L, ++w;
-      if (d > 1 && v < 0) v += L, ++w;
-      const bool neg = !(eta_neg != ((w & antiperiodic[mu]) != 0));
-      const std::int64_t nb = other + (row + (v - c[mu]) * rs) * Xh + k0;
+      bool fa, fb = false;
+      const std::int64_t na = row_neighbour<mu>(tp, -d, fa);
+      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, -d, fb) : na;
+      const Sites nb = Sites::of(na, nbb);
+      const V sign = group_sign(eta_neg == fa, eta_neg == (Pair ? fb : fa), T(1));  // minus the forward's
       transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
-                              hop_sign<NR>(S::splat(neg ? T(-1) : T(1)), Window<0, float>{norm_at(nb), nullptr}), lb);
+                              hop_sign<NR>(sign, Window<0, float>{norm_at(nb), {nullptr, nullptr}}), lb);
     }
   }
 
   template <int d, int NR>
-  GLUON_SIMD_INLINE void all_hops(C acc[3], const St* u, const St* ub, std::int64_t s0, std::int64_t row, const int* c, int Xh,
-                                  int k0, int o, const bool* eta_neg) const {
-    const std::int64_t row0 = (1 - parity) * half + row * Xh;
-    if (o == 0) x_hops<d, 0, NR>(acc, u, ub, s0, row0, k0, Xh, eta_neg[0]);
-    else x_hops<d, 1, NR>(acc, u, ub, s0, row0, k0, Xh, eta_neg[0]);
-    row_hops<1, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[1]);
-    row_hops<2, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[2]);
-    row_hops<3, d, NR>(acc, u, ub, s0, row, c, Xh, k0, eta_neg[3]);
+  GLUON_SIMD_INLINE void all_hops(C acc[3], const St* u, const St* ub, Sites s0, const TilePos& tp, const TilePos& tb,
+                                  const bool* eta_neg) const {
+    if (tp.o == 0) x_hops<d, 0, NR>(acc, u, ub, s0, tp, tb, eta_neg[0]);
+    else x_hops<d, 1, NR>(acc, u, ub, s0, tp, tb, eta_neg[0]);
+    row_hops<1, d, NR>(acc, u, ub, s0, tp, tb, eta_neg[1]);
+    row_hops<2, d, NR>(acc, u, ub, s0, tp, tb, eta_neg[2]);
+    row_hops<3, d, NR>(acc, u, ub, s0, tp, tb, eta_neg[3]);
   }
 
-  // Software prefetch of what tile `tile` reads and writes, as prefetch_mode (CpuPrefetch,
-  // cpu_simd.h) says: all, every stream (the tile's 10-odd streams are more than the hardware
-  // prefetchers run far enough ahead of in the naive kernel); spinors, the input rows, out and x;
-  // ahead, of the input only the row at t + d (the tile order runs through whole time slices,
-  // so that row is the one not read yet as another row's neighbour), out and x.
+  // Software prefetch of what the lane group at tp reads and writes, as prefetch_mode
+  // (CpuPrefetch, cpu_simd.h) says: all, every stream (the tile's 10-odd streams are more than
+  // the hardware prefetchers run far enough ahead of in the naive kernel); spinors, the input
+  // rows, out and x; ahead, of the input only the row at t + d (the tile order runs through whole
+  // time slices, so that row is the one not read yet as another row's neighbour), out and x.
   template <int d, int NR>
   GLUON_SIMD_INLINE void prefetch_links_and_rows(const St* u, const St* ub, std::int64_t s0, const TilePos& tp) const {
-    constexpr int link_bytes = NR * W * sizeof(St);
+    constexpr int link_bytes = NR * kStep * sizeof(St);
     const std::int64_t other = (1 - parity) * half;
     if (prefetch_mode == static_cast<int>(CpuPrefetch::all)) {
       S::prefetch_bytes(link_tile<NR>(u, s0, 0), 4 * link_bytes);
@@ -280,60 +361,65 @@ struct StaggeredKernel {
     }
   }
   GLUON_SIMD_INLINE void prefetch_in(std::int64_t s) const {
-    S::prefetch_bytes(vec_tile(in, s - in_shift), 6 * W * sizeof(St));
-    if constexpr (kHalf) S::prefetch_bytes(norm_at(s), W * sizeof(float));
+    S::prefetch_bytes(vec_tile(in, s - in_shift), 6 * kStep * sizeof(St));
+    if constexpr (kHalf) S::prefetch_bytes(in_norm + (s - in_shift), kStep * sizeof(float));
   }
-  GLUON_SIMD_INLINE void prefetch(std::int64_t tile) const {
-    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
-    const TilePos tp = tile_pos<W>(tile, dims, parity);
+  GLUON_SIMD_INLINE void prefetch_group(std::int64_t group) const {
+    const TilePos tp = tile_pos<kStep>(group, dims, parity);
     const std::int64_t s0 = parity * half + tp.i0;
     if (prefetch_mode != static_cast<int>(CpuPrefetch::ahead)) prefetch_in((1 - parity) * half + tp.row * tp.Xh + tp.k0);
     if (pass != 2) prefetch_links_and_rows<1, FNR>(fat, fat_back, s0, tp);
     if constexpr (kImproved)
       if (pass != 1) prefetch_links_and_rows<3, LNR>(lng, long_back, s0, tp);
-    if (!stream_out) S::prefetch_bytes(vec_tile(out, s0 - out_shift), 6 * W * sizeof(St), true);
+    if (!stream_out) S::prefetch_bytes(vec_tile(out, s0 - out_shift), 6 * kStep * sizeof(St), true);
     if constexpr (HasX)
-      if (pass != 2 || Dot) S::prefetch_bytes(vec_tile(x, s0 - x_shift), 6 * W * sizeof(St));
+      if (pass != 2 || Dot) S::prefetch_bytes(vec_tile(x, s0 - x_shift), 6 * kStep * sizeof(St));
     if constexpr (kHalf) {
-      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), W * sizeof(float), true);
-      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), W * sizeof(float));
+      if (!stream_out) S::prefetch_bytes(out_norm + (s0 - out_shift), kStep * sizeof(float), true);
+      if constexpr (HasX) S::prefetch_bytes(x_norm + (s0 - x_shift), kStep * sizeof(float));
     }
   }
+  GLUON_SIMD_INLINE void prefetch(std::int64_t task) const {
+    if (prefetch_mode == static_cast<int>(CpuPrefetch::none)) return;
+    prefetch_group(task);
+    if constexpr (Pair) prefetch_group(task + pair_groups);
+  }
 
-  // The W output sites of tile `tile` of the output parity; with Dot, returns Re <x, out> there.
-  GLUON_SIMD_INLINE double run_tile(std::int64_t tile) const {
-    const TilePos tp = tile_pos<W>(tile, dims, parity);
-    const std::int64_t i0 = tp.i0, row = tp.row;
-    const int Xh = tp.Xh, k0 = tp.k0, o = tp.o;
+  // The W output sites of task `task` of the output parity (Pair: lane group `task` and its
+  // partner pair_groups on); with Dot, returns Re <x, out> there.
+  GLUON_SIMD_INLINE double run_tile(std::int64_t task) const {
+    const TilePos tp = tile_pos<kStep>(task, dims, parity);
+    const TilePos tb = Pair ? tile_pos<kStep>(task + pair_groups, dims, parity) : tp;
+    const int o = tp.o;
     const int* c = tp.c;
     // eta_mu = (-1)^(x_0 + ... + x_{mu-1}) with global coordinates (origin_parity adds the
-    // origin's part); x_0's parity is o for the whole tile.
+    // origin's part); x_0's parity is o for the whole tile (and its partner: T/2 is even).
     bool eta_neg[4];
     eta_neg[0] = (origin_parity[0] & 1) != 0;
     eta_neg[1] = ((o + origin_parity[1]) & 1) != 0;
     eta_neg[2] = ((o + c[1] + origin_parity[2]) & 1) != 0;
     eta_neg[3] = ((o + c[1] + c[2] + origin_parity[3]) & 1) != 0;
-    const std::int64_t s0 = parity * half + i0;  // eo index of lane 0
+    const Sites s0 = Sites::of(parity * half + tp.i0, parity * half + tb.i0);  // eo index of each group's lane 0
 
     C af[3], al[3];
     for (int cc = 0; cc < 3; ++cc) af[cc] = al[cc] = {V{}, V{}};
-    if (pass != 2) all_hops<1, FNR>(af, fat, fat_back, s0, row, c, Xh, k0, o, eta_neg);
+    if (pass != 2) all_hops<1, FNR>(af, fat, fat_back, s0, tp, tb, eta_neg);
     if constexpr (kImproved)
-      if (pass != 1) all_hops<3, LNR>(al, lng, long_back, s0, row, c, Xh, k0, o, eta_neg);
+      if (pass != 1) all_hops<3, LNR>(al, lng, long_back, s0, tp, tb, eta_neg);
 
-    St* po = vec_tile(out, s0 - out_shift);
+    const Ptr<St> po = vec_tile(out, s0 - out_shift);
     const V cf = S::splat(c_fat);
     double dot = 0.0;
     using VD = typename VecOf<double, W>::type;
     VD dv{};
     V xs{};  // half: x's norms / 32767
-    if constexpr (kHalf && HasX) xs = S::load(x_norm + (s0 - x_shift)) * S::splat(T(1) / kHalfMax);
+    if constexpr (kHalf && HasX) xs = S::load(x_norm + (s0.a - x_shift)) * S::splat(T(1) / kHalfMax);
     V res[6];
     for (int cc = 0; cc < 3; ++cc) {
       V re, im;
       if (!kHalf && pass == 2) {  // (half runs one pass)
-        re = S::load(po + (2 * cc) * kT);
-        im = S::load(po + (2 * cc + 1) * kT);
+        re = load(Ptr<const St>{po.a, po.b} + (2 * cc) * kT);
+        im = load(Ptr<const St>{po.a, po.b} + (2 * cc + 1) * kT);
       } else {
         re = cf * af[cc].re;
         im = cf * af[cc].im;
@@ -346,9 +432,9 @@ struct StaggeredKernel {
         }
       }
       if constexpr (HasX) {
-        const St* px = vec_tile(x, s0 - x_shift);
+        const Ptr<const St> px = vec_tile(x, s0 - x_shift);
         const V bv = S::splat(beta);
-        V xr = S::load(px + (2 * cc) * kT), xi = S::load(px + (2 * cc + 1) * kT);
+        V xr = load(px + (2 * cc) * kT), xi = load(px + (2 * cc + 1) * kT);
         if constexpr (kHalf) xr *= xs, xi *= xs;
         if (pass != 2) {
           re += bv * xr;
@@ -369,20 +455,23 @@ struct StaggeredKernel {
     return dot;
   }
 
-  // The 6 reals v of the W sites from eo site s0 into out (tile po; half: with the sites'
+  // The 6 reals v of the W sites from eo sites s0 into out (tiles po; half: with the sites'
   // norms, store_half).
-  GLUON_SIMD_INLINE void store_out(St* po, std::int64_t s0, const V v[6]) const {
+  GLUON_SIMD_INLINE void store_out(Ptr<St> po, Sites s0, const V v[6]) const {
     if constexpr (kHalf) {
-      S::template store_half<6>(po, out_norm + (s0 - out_shift), v, stream_out);
+      S::template store_half<6>(po.a, out_norm + (s0.a - out_shift), v, stream_out);
+    } else if constexpr (Pair) {
+      for (int r = 0; r < 6; ++r) S::store2(po.a + r * kT, po.b + r * kT, v[r], stream_out);
     } else {
-      for (int r = 0; r < 6; ++r) S::store(po + r * kT, v[r], stream_out);
+      for (int r = 0; r < 6; ++r) S::store(po.a + r * kT, v[r], stream_out);
     }
   }
 };
 
-template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int L>
+template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int L, bool Pair>
 void launch(const StaggeredSimdArgs& a) {
-  StaggeredKernel<T, St, FNR, LNR, HasX, Dot, L> k;
+  using K = StaggeredKernel<T, St, FNR, LNR, HasX, Dot, L, Pair>;
+  K k;
   k.fat = static_cast<const St*>(a.fat);
   k.lng = static_cast<const St*>(a.lng);
   k.fat_back = static_cast<const St*>(a.fat_back);
@@ -407,7 +496,8 @@ void launch(const StaggeredSimdArgs& a) {
   k.c_long = static_cast<T>(a.c_long);
   k.beta = static_cast<T>(a.beta);
   k.prefetch_mode = a.prefetch;
-  const std::int64_t tiles = a.half / L;  // tasks
+  const std::int64_t tiles = a.half / L;  // tasks (Pair: the groups of t < T/2, each with its partner)
+  k.pair_groups = Pair ? tiles : 0;
   const std::int64_t chunks = (tiles + kStaggeredDotChunk - 1) / kStaggeredDotChunk;
   // Tiles prefetched ahead: 1, 2, 4 and 8, into L1 or L2, measured alike on the 2-core VM (the
   // Wilson kernel's best was 2); leaving out the tile's own links (one sequential stream) was
@@ -441,11 +531,21 @@ void launch(const StaggeredSimdArgs& a) {
   }
 }
 
+template <class T, class St, int FNR, int LNR, int L, bool Pair>
+void launch_pairs(const StaggeredSimdArgs& a) {
+  if (!a.x) return launch<T, St, FNR, LNR, false, false, L, Pair>(a);
+  if (a.dot_partials) return launch<T, St, FNR, LNR, true, true, L, Pair>(a);
+  launch<T, St, FNR, LNR, true, false, L, Pair>(a);
+}
+
+// Half-tile pairs where asked for (StaggeredSimdArgs::tile_pairs) and possible: half tiles in
+// single precision, T a multiple of 4.
 template <class T, class St, int FNR, int LNR, int L>
 void launch_x(const StaggeredSimdArgs& a) {
-  if (!a.x) return launch<T, St, FNR, LNR, false, false, L>(a);
-  if (a.dot_partials) return launch<T, St, FNR, LNR, true, true, L>(a);
-  launch<T, St, FNR, LNR, true, false, L>(a);
+  if constexpr (L < kTileSites && sizeof(St) == 4 && sizeof(T) == 4) {
+    if (a.tile_pairs && a.dims[3] % 4 == 0) return launch_pairs<T, St, FNR, LNR, 2 * L, true>(a);
+  }
+  launch_pairs<T, St, FNR, LNR, L, false>(a);
 }
 
 // Computed in T, stored as St (T, or int16_t for half with T = float); the fat links of Links

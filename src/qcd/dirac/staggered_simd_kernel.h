@@ -45,6 +45,10 @@ struct StaggeredSimdArgs {
   // With x: Re <x, out> of tasks [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
   // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
   double* dot_partials = nullptr;
+  // Half-tile tasks in single precision: two a task, a half tile and its partner T/2 slices on,
+  // where T % 4 == 0 (staggered_simd_impl.h's Pair; cpu_simd_tile_pairs). The tasks are then
+  // half / kTileSites (dot_partials' chunks count them).
+  bool tile_pairs = false;
   bool stream_out = false;  // write out with non-temporal stores (cpu_simd_stream_stores)
   int prefetch = 0;         // CpuPrefetch (cpu_simd_prefetch)
 };

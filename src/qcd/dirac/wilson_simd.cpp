@@ -68,9 +68,12 @@ bool try_wilson_simd(const DslashCall& call) {
   // on the 2-core Zen 5 VM at 24^3 x 48; half read 0.76-0.87x (its int16 loads of 4 sites each
   // joined) and keeps single half tiles (docs/bench.md).
   const bool half_tiles = (a.dims[0] / 2) % w != 0;
+  // Whole-tile pairs are 16 floats: one register with AVX-512 only (with AVX2 two, which
+  // GLUON_CPU_TILE_PAIRS=1 runs for the tests); half-tile pairs are 8, one AVX register.
   const bool pairs_by_default =
       half_tiles ? gp.precision == Precision::single
-                 : gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18;
+                 : cpu_simd_isa() == CpuSimdIsa::avx512 &&
+                       (gp.precision == Precision::half || call.fuse != kFusePlain || gp.reconstruct == Reconstruct::r18);
   a.tile_pairs = cpu_simd_tile_pairs(pairs_by_default) && gp.precision != Precision::double_;
   // Blocks of the sweep sized by the L2 (cpu_simd.h; every stream a row moves, a tile pair's two
   // rows) in double and single, whose hops wait on memory, where the fields are more than twice
