@@ -727,8 +727,8 @@ namespace {
 // X/2 = W = 8 puts one tile in each x-row (every tile's x hops wrap), X/2 = 16 two (the lane
 // windows read the neighbouring tile); an extent of 2 makes the three-hop wrap twice. X/2 = 4 and
 // 12 (4 mod 8) run half-tile tasks: one a row, or three, where tiles straddle two rows. In single
-// they pair by default (a half tile and its partner T/2 slices on; unit_dirac_staggered_test_one_tile
-// runs them alone) where T % 4 == 0: T = 4 pairs t = 0, 1 with 2, 3, so that one group of a pair
+// they pair by default but naive r18 (a half tile and its partner T/2 slices on; the ctest runs
+// unit_dirac_staggered_test_tile_pairs and _one_tile force either) where T % 4 == 0: T = 4 pairs t = 0, 1 with 2, 3, so that one group of a pair
 // wraps in t where the other does not; T = 6 cannot pair. Antiperiodic in x and t, so that a
 // boundary sign on the wrong lane or group shows.
 const Geometry kSimdLattices[] = {Geometry({16, 4, 4, 6}), Geometry({32, 2, 4, 4}), Geometry({8, 4, 2, 4}),

@@ -82,8 +82,12 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   const bool naive_wide = !L.longlinks && p != Precision::half && a.fat_nreals >= 12;
   a.prefetch = static_cast<int>(cpu_simd_prefetch(naive_wide ? CpuPrefetch::all : CpuPrefetch::ahead));
   // Half-tile tasks pair in single (8 floats a vector, where 4 fill only an SSE register), as the
-  // Wilson kernels' do (wilson_simd.cpp).
-  a.tile_pairs = narrow && p == Precision::single && cpu_simd_tile_pairs(true);
+  // Wilson kernels' do (wilson_simd.cpp), by default except naive r18. Inside one process on the
+  // 16-core Xeon host (bench/results/2026-12-07-cpu-narrow-pairs, 24^3 x 48 and 40^3 x 48):
+  // naive r8 1.51-1.62x, r12 1.04-1.05x, improved 1.03-1.10x, naive r18 0.94-1.08x; on the 2-core
+  // Zen 5 VM at 24^3 x 48 naive r8 1.77x, r12 1.05x, r18 0.90x and improved 0.85-0.89x.
+  const bool naive_r18 = !L.longlinks && a.fat_nreals == 18;
+  a.tile_pairs = narrow && p == Precision::single && cpu_simd_tile_pairs(!naive_r18);
   const bool pairs_run = a.tile_pairs && a.dims[3] % 4 == 0;
   std::vector<double> partials;
   if (dot) {
