@@ -454,6 +454,43 @@ struct Simd {
 // after which other threads read the field).
 GLUON_SIMD_INLINE void stream_fence() { _mm_sfence(); }
 
+// A task's lane groups in the vector kernels (wilson_simd_impl.h, staggered_simd_impl.h): with
+// Pair two, lanes [0, W/2) and [W/2, W), each covering kStep sites of its own x-row (a tile or
+// half tile and its partner T/2 slices on) and loaded from its own address; else one group, the
+// whole vector. The kernels derive from it.
+template <class T, int W, bool Pair>
+struct LaneGroups {
+  using S = Simd<T, W>;
+  using V = typename S::V;
+  static constexpr int kStep = Pair ? W / 2 : W;  // sites of one x-row a group covers
+  static constexpr int kGroups = W / kStep;       // 2 with Pair, else 1
+  // The first eo site of each group (b is a without Pair, so that the compiler has nothing of
+  // b's to compute), and pointers to real 0 of each group in a field.
+  struct Sites {
+    std::int64_t a, b;
+    static Sites of(std::int64_t a, std::int64_t b) { return {a, Pair ? b : a}; }
+    Sites operator+(std::int64_t d) const { return {a + d, b + d}; }
+    Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
+  };
+  template <class P>
+  struct Ptr {
+    P* a;
+    P* b;
+    Ptr operator+(std::int64_t d) const { return {a + d, b + d}; }
+  };
+  // W reals (or, half, stored integers) at p, each group's lanes from its own pointer.
+  template <class P>
+  static GLUON_SIMD_INLINE V load(Ptr<P> p) {
+    if constexpr (Pair) return S::load2(p.a, p.b);
+    else return S::load(p.a);
+  }
+  // x_a in the first group's lanes, x_b in the second's (x_a everywhere without Pair).
+  static GLUON_SIMD_INLINE V per_group(T x_a, T x_b) {
+    if constexpr (Pair) return S::join(Simd<T, kStep>::splat(x_a), Simd<T, kStep>::splat(x_b));
+    else return S::splat(x_a);
+  }
+};
+
 // Where tile `tile` of output parity `parity` lies (the tiled order of an even-odd field, x
 // fastest, X/2 a multiple of W; tiles of W sites, W = kTileSites or a kernel's half tile): x-row `row` with y, z, t = c[1..3], its first half-row index k0,
 // and the x parity o = (parity + y + z + t) % 2 of all its sites (x = 2k + o).

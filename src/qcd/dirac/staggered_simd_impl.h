@@ -49,45 +49,23 @@ namespace {
 // staggered phases and x windows; their neighbours differ only along t, where one of the two may
 // wrap around the lattice. Loads and stores take each group's 4 lanes from its own address.
 template <class T, class St, int FNR, int LNR, bool HasX, bool Dot, int Lanes = kTileSites, bool Pair = false>
-struct StaggeredKernel {
+struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
   static_assert(!Pair || (Lanes == kTileSites && sizeof(St) == 4 && sizeof(T) == 4),
                 "half-tile pairs: single precision, 8 floats a vector");
-  using S = Simd<T, Lanes>;
+  using G = LaneGroups<T, Lanes, Pair>;
+  using S = typename G::S;
   using V = typename S::V;
   using C = typename S::C;
   static constexpr int W = S::W;         // sites a task (lanes)
   static constexpr int kT = kTileSites;  // sites a tile of the memory layout
-  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each group's W / 2.
-  static constexpr int kStep = Pair ? W / 2 : W;
-  static constexpr int kGroups = W / kStep;  // 2 with Pair, else 1
-  // The first eo site of each of a task's lane groups (b = a without Pair), and pointers to real
-  // 0 of each group in a field.
-  struct Sites {
-    std::int64_t a, b;
-    static Sites of(std::int64_t a, std::int64_t b) { return {a, Pair ? b : a}; }
-    Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
-  };
+  using G::kStep;    // sites of one x-row a lane group covers: W, or with Pair W / 2
+  using G::kGroups;  // 2 with Pair, else 1
+  using typename G::Sites;
   template <class P>
-  struct Ptr {
-    P* a;
-    P* b;
-    Ptr operator+(std::int64_t d) const { return {a + d, b + d}; }
-  };
-  // W reals (or, half, stored integers) at p, each group's lanes from its own pointer.
-  template <class P>
-  static GLUON_SIMD_INLINE V load(Ptr<P> p) {
-    if constexpr (Pair) return S::load2(p.a, p.b);
-    else return S::load(p.a);
-  }
+  using Ptr = typename G::template Ptr<P>;
+  using G::load;
   // Lane l gets -x where its group's `neg` is set, else x.
-  static GLUON_SIMD_INLINE V group_sign(bool neg_a, bool neg_b, T x) {
-    if constexpr (Pair) {
-      using SH = Simd<T, kStep>;
-      return S::join(SH::splat(neg_a ? -x : x), SH::splat(neg_b ? -x : x));
-    } else {
-      return S::splat(neg_a ? -x : x);
-    }
-  }
+  static GLUON_SIMD_INLINE V group_sign(bool neg_a, bool neg_b, T x) { return G::per_group(neg_a ? -x : x, neg_b ? -x : x); }
   // Lanes of the half-row indices of a task's groups plus n, from the group's tiles in a (n > 0:
   // the tile itself; n < 0: the previous) and b (n > 0: the next; n < 0: the tile itself), per
   // group of 4 (Pair; otherwise Simd's window over all W lanes).

@@ -140,56 +140,36 @@ struct SweepOrder {
 //
 // One launch: storage St (T, or int16_t with T = float: half), output parity, dagger, link
 // compression, epilogue and tile pairs fixed.
+template <class T, Tasks Shape>
+inline constexpr int kTaskLanes = Shape == Tasks::pair             ? 2 * kTileSites
+                                  : Shape == Tasks::half_tile_pair ? kTileSites
+                                  : Shape == Tasks::half_tile      ? kTileSites / 2
+                                                                   : kWilsonLanes<T>;
 template <class T, class St, int NR, bool Dagger, bool HasX, int F, Tasks Shape = Tasks::tile>
-struct Kernel {
+struct Kernel : LaneGroups<T, kTaskLanes<T, Shape>, Shape == Tasks::pair || Shape == Tasks::half_tile_pair> {
   static constexpr bool Pair = Shape == Tasks::pair || Shape == Tasks::half_tile_pair;  // two lane groups
   static_assert(!Pair || sizeof(T) == 4, "tile pairs: 16 floats a vector, half-tile pairs 8");
-  using S = Simd<T, Shape == Tasks::pair ? 2 * kTileSites
-                    : Shape == Tasks::half_tile_pair ? kTileSites
-                    : Shape == Tasks::half_tile     ? kTileSites / 2
-                                                    : kWilsonLanes<T>>;
+  using G = LaneGroups<T, kTaskLanes<T, Shape>, Pair>;
+  using S = typename G::S;
   using V = typename S::V;
   using C = typename S::C;
   using CI = typename S::CI;
   using VI = typename S::VI;
   static constexpr int W = S::W;          // sites a task (lanes)
   static constexpr int kT = kTileSites;   // sites a tile of the memory layout
-  // Sites of one x-row a lane group covers: a task's W sites, or with Pair each group's W / 2.
-  static constexpr int kStep = Pair ? W / 2 : W;
-  static constexpr int kGroups = W / kStep;  // 2 with Pair, else 1
-  // The first eo site of each of a task's lane groups (b = a without Pair), and pointers to real
-  // 0 of each group in a field.
-  struct Sites {
-    std::int64_t a, b;
-    // (b is a without Pair, so that the compiler has nothing of b's to compute.)
-    static Sites of(std::int64_t a, std::int64_t b) { return {a, Pair ? b : a}; }
-    Sites operator+(std::int64_t d) const { return {a + d, b + d}; }
-    Sites operator-(std::int64_t d) const { return {a - d, b - d}; }
-  };
+  using G::kStep;    // sites of one x-row a lane group covers: W, or with Pair W / 2
+  using G::kGroups;  // 2 with Pair, else 1
+  using typename G::Sites;
   template <class P>
-  struct Ptr {
-    P* a;
-    P* b;
-    Ptr operator+(std::int64_t d) const { return {a + d, b + d}; }
-  };
-  // W reals (or, half, stored integers) at p, one group's lanes from each of its pointers.
-  template <class P>
-  static GLUON_SIMD_INLINE V load(Ptr<P> p) {
-    if constexpr (Pair) return S::load2(p.a, p.b);
-    else return S::load(p.a);
-  }
+  using Ptr = typename G::template Ptr<P>;
+  using G::load;
   static GLUON_SIMD_INLINE VI load_int(Ptr<const St> p) {
     if constexpr (Pair) return S::load_int2(p.a, p.b);
     else return S::load_int(p.a);
   }
   // Lane l gets x where its group's `on` is set, else 1.
   static GLUON_SIMD_INLINE V group_splat(bool on_a, bool on_b, T x) {
-    if constexpr (Pair) {
-      using SH = Simd<T, kStep>;
-      return S::join(SH::splat(on_a ? x : T(1)), SH::splat(on_b ? x : T(1)));
-    } else {
-      return S::splat(on_a ? x : T(1));
-    }
+    return G::per_group(on_a ? x : T(1), on_b ? x : T(1));
   }
   // The x neighbours within each group: [a_{s-1}, b_0 .. b_{s-2}] (down) and [a_1 .. a_{s-1}, b_0]
   // (up), s = kStep, per group (Simd's shift_down and shift_up, on 8-lane halves with Pair).
