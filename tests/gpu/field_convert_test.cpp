@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include "gluon/qcd/field_convert.h"
@@ -30,6 +31,15 @@ GaugeFieldParams params(Precision p, Reconstruct r, FieldOrder o, runtime::MemSp
   q.space = space;
   q.pad = pad;
   return q;
+}
+
+// A canonical spinor field of kGeom (double, site_major, host) with Gaussian components.
+SpinorField gaussian_spinor(std::uint64_t seed) {
+  SpinorFieldParams p;
+  p.geometry = kGeom;
+  SpinorField f(p);
+  fill_gaussian(f, seed, 0, runtime::cpu_exec());
+  return f;
 }
 
 double max_diff_reals(const GaugeField& a, const GaugeField& b) {
@@ -116,10 +126,8 @@ TEST(FieldConvertGpu, TiledHostFieldsCrossToTheDeviceAndBack) {
   GLUON_REQUIRE_GPU();
   const auto cpu = runtime::cpu_exec();
   const auto gpu = runtime::cuda_exec();
-  SpinorFieldParams p;
-  p.geometry = kGeom;
-  SpinorField src(p);
-  fill_gaussian(src, 7, 0, cpu);
+  const SpinorField src = gaussian_spinor(7);
+  const SpinorFieldParams p = src.params();
   GaugeField u = GaugeField::canonical(kGeom);
   set_hot(u, 8, cpu);
   for (Precision prec : {Precision::double_, Precision::single}) {
@@ -153,10 +161,8 @@ TEST(FieldConvertGpu, HalfSpinorWithNanReadsBackNan) {
   GLUON_REQUIRE_GPU();
   const auto cpu = runtime::cpu_exec();
   const auto gpu = runtime::cuda_exec();
-  SpinorFieldParams p;
-  p.geometry = kGeom;
-  SpinorField src(p);
-  fill_gaussian(src, 6, 0, cpu);
+  SpinorField src = gaussian_spinor(6);
+  const SpinorFieldParams p = src.params();
   static_cast<double*>(src.data())[7 * 24 + 5] = std::nan("");
   SpinorFieldParams q = p;
   q.precision = Precision::half;
