@@ -394,6 +394,21 @@ struct Kernel : LaneGroups<T, kTaskLanes<T, Shape>, Shape == Tasks::pair || Shap
     link_add<mu, -kFwd, true>(acc, [&](int r) { return link_real(lt + r * kT); }, h, r8);
   }
 
+  // Half: the clover blocks' scales bscale[b] of a task, from blocks(s, b0, b1), which gives
+  // those of one group's sites from site s (a VG of kStep lanes); a pair's two groups joined.
+  template <class VG, class Blocks>
+  static GLUON_SIMD_INLINE void block_scales(Sites s0, const Blocks& blocks, V bscale[2]) {
+    if constexpr (Pair) {
+      VG a0, a1, b0, b1;
+      blocks(s0.a, a0, a1);
+      blocks(s0.b, b0, b1);
+      bscale[0] = S::join(a0, b0);
+      bscale[1] = S::join(a1, b1);
+    } else {
+      blocks(s0.a, bscale[0], bscale[1]);
+    }
+  }
+
   // v = C v at the W sites from s0 (clover_field.h: per chiral block b the 6 real diagonal
   // entries, then the 15 complex entries below the diagonal, row by row).
   // Half: C = the stored integers times the block's norm / 32767, applied to w first.
@@ -409,15 +424,7 @@ struct Kernel : LaneGroups<T, kTaskLanes<T, Shape>, Shape == Tasks::pair || Shap
         b0 = __builtin_shufflevector(n, n, 0, 2, 4, 6) * (T(1) / kHalfMax);
         b1 = __builtin_shufflevector(n, n, 1, 3, 5, 7) * (T(1) / kHalfMax);
       };
-      if constexpr (Pair) {
-        V4 a0, a1, b0, b1;
-        blocks(s0.a, a0, a1);
-        blocks(s0.b, b0, b1);
-        bscale[0] = S::join(a0, b0);
-        bscale[1] = S::join(a1, b1);
-      } else {
-        blocks(s0.a, bscale[0], bscale[1]);
-      }
+      block_scales<V4>(s0, blocks, bscale);
     } else if constexpr (kHalf) {  // norms [2 s + b]: each tile's pairs, split into blocks 0 and 1
       using SH = Simd<T, kT>;
       using VH = typename SH::V;
@@ -427,15 +434,7 @@ struct Kernel : LaneGroups<T, kTaskLanes<T, Shape>, Shape == Tasks::pair || Shap
         b0 = __builtin_shuffle(n0, n1, M{0, 2, 4, 6, 8, 10, 12, 14}) * SH::splat(T(1) / kHalfMax);
         b1 = __builtin_shuffle(n0, n1, M{1, 3, 5, 7, 9, 11, 13, 15}) * SH::splat(T(1) / kHalfMax);
       };
-      if constexpr (Pair) {
-        VH a0, a1, b0, b1;
-        blocks(s0.a, a0, a1);
-        blocks(s0.b, b0, b1);
-        bscale[0] = S::join(a0, b0);
-        bscale[1] = S::join(a1, b1);
-      } else {
-        blocks(s0.a, bscale[0], bscale[1]);
-      }
+      block_scales<VH>(s0, blocks, bscale);
     }
     for (int b = 0; b < 2; ++b) {
       const Ptr<const St> cb = ct + b * 36 * kT;
