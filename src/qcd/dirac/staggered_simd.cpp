@@ -88,10 +88,10 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   // Zen 5 VM at 24^3 x 48 naive r8 1.77x, r12 1.05x, r18 0.90x and improved 0.85-0.89x.
   const bool naive_r18 = !L.longlinks && a.fat_nreals == 18;
   a.tile_pairs = narrow && p == Precision::single && cpu_simd_tile_pairs(!naive_r18);
-  const bool pairs_run = a.tile_pairs && a.dims[3] % 4 == 0;
   std::vector<double> partials;
   if (dot) {
-    const std::int64_t tasks = half / kStaggeredLanes(narrow && !pairs_run);
+    // Chunks of unpaired tasks: a launch that pairs them fills only the first of them; the rest stay 0.
+    const std::int64_t tasks = half / kStaggeredLanes(narrow);
     partials.assign(static_cast<std::size_t>((tasks + kStaggeredDotChunk - 1) / kStaggeredDotChunk), 0.0);
     a.dot_partials = partials.data();
   }
