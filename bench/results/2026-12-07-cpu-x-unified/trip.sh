@@ -13,5 +13,5 @@ source bench/cpu-ab-binaries.sh
 ab_tests wilson_simd unit_dirac_wilson_simd_test GLUON_EXP_X=0 GLUON_EXP_X=2
 echo "tests at $((SECONDS - S)) s"
 ROUNDS="1" CASES="wh12 wh8" ab_rounds GLUON_EXP_X 0,1,2,0,1,2
-ROUNDS="1" CASES="ch12 ch8 cs8 ws8 ws12 wd8 wd12" ab_rounds GLUON_EXP_X 0,2,0,2
+ROUNDS="1" CASES="${CASES2:-ch12 ch8 cs8 ws8 ws12 wd8 wd12}" ab_rounds GLUON_EXP_X 0,2,0,2
 echo "done at $((SECONDS - S)) s"
