@@ -30,7 +30,9 @@ using namespace gluon::qcd;
 namespace {
 
 const runtime::Exec cpu = runtime::cpu_exec();
-const Coords kLattice{8, 4, 8, 8};
+// X = 16: blocks cut in x keep X/2 = 4, so every grid below can run the vector CPU kernels
+// (cpu_simd.h: local X/2 a multiple of 4).
+const Coords kLattice{16, 4, 8, 8};
 
 std::vector<comm::Grid4> grids_for(int n) {
   if (n == 1) return {{1, 1, 1, 1}};

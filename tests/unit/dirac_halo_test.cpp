@@ -188,3 +188,117 @@ TEST(DiracHalo, ImprovedStaggeredNeedsFourSitesAcrossACut) {
   ForceCut fc("0,0,1,0");
   EXPECT_THROW(StaggeredDirac(dp, fat, lng, cpu), InputError);
 }
+
+// The vector CPU kernels on a cut lattice (what several ranks run): they take the interior, every
+// hop across a cut skipped (phase 0 for Wilson/clover, sign 0 for staggered), and the scalar
+// exterior kernels add the ghosts' hops; under the no-overlap policy too, whose body becomes that
+// interior and the exterior kernels. Lattices with whole tiles (X/2 = 8, single and half with
+// tile pairs where those are on) and half tiles (X/2 = 4), cuts through x (inside a tile row) and
+// through y, z, t; every result equals the uncut operator and every body took the vector kernel.
+TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
+  const std::array<double, 4> bc{-1.0, 1.0, -1.0, -1.0};
+  for (const Coords& dims : {Coords{16, 4, 4, 8}, Coords{8, 4, 6, 8}}) {
+    const Geometry g(dims);
+    const GaugeField u = hot_field(g, 71);
+    const SpinorField in = gaussian(g, 72), x = gaussian(g, 73);
+    for (Precision p : {Precision::double_, Precision::single, Precision::half})
+      for (Reconstruct r : {Reconstruct::r12, Reconstruct::r8}) {
+        SpinorFieldParams sp;
+        sp.geometry = g;
+        sp.precision = p;
+        const WilsonDslash plain(u, bc, p, r, cpu);
+        if (!plain.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
+        sp.order = FieldOrder::tiled;
+        const SpinorField fin = converted(in, sp, cpu), fx = converted(x, sp, cpu);
+        const CloverTerm c(u, 0.12, 1.3, p, cpu, FieldOrder::tiled);
+        auto apply = [&](const WilsonDslash& d, int kind, int parity, bool dag) {
+          SpinorField out(sp);
+          convert(fx, out, cpu);
+          switch (kind) {
+            case 0: d.dslash(out, fin, parity, dag); break;
+            case 1: d.dslash_xpay(out, fin, parity, dag, fx, -0.37); break;
+            case 2: d.dslash_clover(out, fin, parity, dag, c.field(true), &fx, 0.21); break;
+            case 3: d.dslash_clover_on_x(out, fin, parity, dag, c.field(false), fx, -0.5); break;
+          }
+          return as_canonical(out);
+        };
+        for (const char* cuts : {"1,1,1,1", "1,0,0,0", "0,1,0,1"})
+          for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
+            ForceCut fc(cuts);
+            PolicyGuard pg(pol);
+            const WilsonDslash cut(u, bc, p, r, cpu);
+            ASSERT_TRUE(cut.split());
+            ASSERT_TRUE(cut.vectorised());
+            const std::string what = g.to_string() + " " + to_string(p) + " " + to_string(r) + " cuts " + cuts +
+                                     " " + to_string(pol);
+            for (int kind = 0; kind < 4; ++kind)
+              for (int parity : {0, 1})
+                for (bool dag : {false, true}) {
+                  const std::int64_t before = cut.vector_launches();
+                  const SpinorField got = apply(cut, kind, parity, dag);
+                  EXPECT_EQ(cut.vector_launches() - before, 1) << what << " kind " << kind;
+                  EXPECT_LT(rel_diff(got, apply(plain, kind, parity, dag)),
+                            p == Precision::double_ ? 1e-14 : tolerance(p))
+                      << what << " kind " << kind << " parity " << parity << " dagger " << dag;
+                }
+          }
+      }
+  }
+}
+
+TEST(DiracHalo, StaggeredVectorKernelsRunTheInteriorOfACutLattice) {
+  for (const Coords& dims : {Coords{16, 4, 4, 8}, Coords{8, 4, 6, 8}}) {
+    const Geometry g(dims);
+    const GaugeField u = hot_field(g, 81);
+    GaugeField fat = hot_field(g, 82), lng = hot_field(g, 83);
+    for (std::int64_t s = 0; s < g.volume(); ++s)
+      for (int mu = 0; mu < 4; ++mu) {
+        fat.link(s, mu) = 1.7 * fat.link(s, mu);
+        lng.link(s, mu) = 0.3 * lng.link(s, mu);
+      }
+    for (Precision p : {Precision::double_, Precision::single, Precision::half})
+      for (int kind_op : {0, 1, 2}) {  // naive r12, naive r8, improved (fat r18, long r12)
+        const bool improved = kind_op == 2;
+        DiracParams dp;
+        dp.type = improved ? DiracType::improved_staggered : DiracType::staggered;
+        dp.mass = 0.1;
+        dp.boundary = {-1, 1, 1, -1};
+        dp.even_odd = false;
+        dp.precision = p;
+        dp.reconstruct = kind_op == 1 ? Reconstruct::r8 : improved ? Reconstruct::r18 : Reconstruct::r12;
+        if (improved) dp.long_reconstruct = Reconstruct::r12;
+        auto make = [&]() { return improved ? StaggeredDirac(dp, fat, lng, cpu) : StaggeredDirac(dp, u, cpu); };
+        const StaggeredDirac plain = make();
+        const SpinorField in = converted(staggered_gaussian(g, 84, p), plain.vector_params(), cpu);
+        const SpinorField x = converted(staggered_gaussian(g, 85, p), plain.vector_params(), cpu);
+        auto apply = [&](const StaggeredDirac& d, int kind, int parity, bool dag) {
+          SpinorField out = converted(x, x.params(), cpu);
+          if (kind == 0) d.dslash(out, in, parity, dag);
+          else d.dslash_xpay(out, in, parity, dag, x, 0.4, -0.8);
+          return as_canonical(out);
+        };
+        for (const char* cuts : {"1,1,1,1", "1,0,0,0", "0,0,1,1"})
+          for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
+            ForceCut fc(cuts);
+            PolicyGuard pg(pol);
+            const StaggeredDirac cut = make();
+            ASSERT_TRUE(cut.split());
+            const std::string what = g.to_string() + " " + to_string(p) + " op " + std::to_string(kind_op) +
+                                     " cuts " + cuts + " " + to_string(pol);
+            for (int kind = 0; kind < 2; ++kind)
+              for (int parity : {0, 1})
+                for (bool dag : {false, true}) {
+                  const std::int64_t before = cut.vector_launches();
+                  const SpinorField got = apply(cut, kind, parity, dag);
+                  if (plain.vector_launches() > 0)
+                    EXPECT_EQ(cut.vector_launches() - before, 1) << what << " kind " << kind;
+                  const double e = rel_diff_cv(got, apply(plain, kind, parity, dag));
+                  EXPECT_LT(e, p == Precision::double_ ? 1e-14 : p == Precision::single ? 1e-6 : 1e-3)
+                      << what << " kind " << kind << " parity " << parity << " dagger " << dag;
+                }
+          }
+        if (plain.order() == FieldOrder::tiled)
+          EXPECT_GT(plain.vector_launches(), 0) << g.to_string() << " " << to_string(p) << " op " << kind_op;
+      }
+  }
+}

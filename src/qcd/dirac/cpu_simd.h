@@ -12,8 +12,8 @@
 //                              build on an AVX-512 CPU
 //   cpu_simd_isa_name(isa)     "avx512", "avx2", "none"
 //   cpu_simd_available()       cpu_simd_isa() != none
-//   cpu_simd_fits(geometry)    the lattice allows the vector path: one process along every
-//                              dimension, X/2 a multiple of W/2 = 4 (where it is 4 mod 8 the
+//   cpu_simd_fits(geometry)    the lattice allows the vector path: this rank's block has
+//                              X/2 a multiple of W/2 = 4 (where it is 4 mod 8 the
 //                              kernels take half-tile tasks: wilson_simd_impl.h's
 //                              Tasks::half_tile; the precisions and link compressions each
 //                              kernel takes: wilson_simd.h, staggered_simd.h)

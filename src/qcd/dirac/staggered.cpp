@@ -137,18 +137,34 @@ void copy_vector(SpinorField& dst, const SpinorField& src, const runtime::Exec& 
   convert(src, dst, ex);
 }
 
-// The vector kernel where it takes the launch (counted in *vector_calls), else the scalar one.
-void launch_staggered(Precision prec, const detail::StaggeredLaunch& L, std::int64_t* vector_calls) {
-  if (detail::try_staggered_simd(L, prec)) {
-    ++*vector_calls;
-    return;
-  }
+void launch_staggered_scalar(Precision prec, const detail::StaggeredLaunch& L) {
   switch (prec) {
     case Precision::double_: return detail::launch_staggered_dslash_impl<double>(L);
     case Precision::single: return detail::launch_staggered_dslash_impl<float>(L);
     case Precision::half: return detail::launch_staggered_dslash_impl<std::int16_t>(L);
   }
   throw Error("staggered operator: unknown precision");
+}
+
+// The vector kernel where it takes the launch (counted in *vector_calls), else the scalar one.
+// On a cut lattice the vector kernel runs only the interior (view.mode 2); a body that reads the
+// ghosts inline (mode 1, the no-overlap policy, which runs once the ghosts have arrived) becomes
+// that interior and the scalar exterior kernels of the cut dimensions, as the overlap policy does.
+void launch_staggered(Precision prec, const detail::StaggeredLaunch& L, std::int64_t* vector_calls) {
+  detail::StaggeredLaunch interior = L;
+  const bool inline_ghosts = L.op == detail::StaggeredLaunch::body && L.view.mode == 1 &&
+                             L.fold.kind == detail::StaggeredFold::none;
+  if (inline_ghosts) interior.view.mode = 2;
+  if (!detail::try_staggered_simd(interior, prec)) return launch_staggered_scalar(prec, L);
+  ++*vector_calls;
+  if (!inline_ghosts) return;
+  for (int mu = 0; mu < 4; ++mu) {
+    if (!L.view.cut[mu]) continue;
+    detail::StaggeredLaunch e = interior;
+    e.op = detail::StaggeredLaunch::exterior;
+    e.mu = mu;
+    launch_staggered_scalar(prec, e);
+  }
 }
 
 void launch_staggered_multi(Precision prec, const detail::StaggeredMultiLaunch& m) {

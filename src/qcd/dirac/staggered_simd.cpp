@@ -21,8 +21,11 @@ bool staggered_simd_links(Reconstruct fat, std::optional<Reconstruct> longlinks)
 
 bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   if (L.ex->backend != runtime::Backend::cpu || L.op != StaggeredLaunch::body || !L.hopping) return false;
-  for (int mu = 0; mu < 4; ++mu)
-    if (L.view.cut[mu]) return false;
+  // A cut lattice: only the interior (mode 2, every hop across a cut skipped: args.cut); the
+  // exterior kernels add the ghosts' hops, after the body (so no fold).
+  bool cut = false;
+  for (int mu = 0; mu < 4; ++mu) cut = cut || L.view.cut[mu];
+  if (cut && (L.view.mode != 2 || L.fold.kind != StaggeredFold::none)) return false;
   const Geometry& g = L.fat->geometry();
   if (!cpu_simd_available() || !cpu_simd_fits(g) || !staggered_simd_takes(p)) return false;
   // x-rows of X/2 = 4 mod 8 sites (cpu_simd_fits): half-tile tasks, built for x86-64-v3.
@@ -38,6 +41,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
   int p0 = 0, p1 = 1;
   if (L.count == half && (L.first == 0 || L.first == half)) p0 = p1 = static_cast<int>(L.first / half);
   else if (!(L.first == 0 && L.count == 2 * half)) return false;
+  if (cut && p0 != p1) return false;  // (the exterior kernels take one parity)
   // (The improved kernel runs in two passes and its dot reads x in the second: x must not be out.)
   const bool dot = L.fold.kind == StaggeredFold::dot;
   if (L.fold.kind != StaggeredFold::none && !dot) return false;  // CG's folds: the scalar kernel
@@ -62,6 +66,7 @@ bool try_staggered_simd(const StaggeredLaunch& L, Precision p) {
     a.dims[mu] = L.indexer.dims[mu];
     a.origin_parity[mu] = L.origin_parity[mu];
     a.antiperiodic[mu] = L.antiperiodic[mu];
+    a.cut[mu] = L.view.cut[mu];
   }
   a.half = half;
   a.out_shift = L.out_base;

@@ -18,7 +18,8 @@
 // The formula and sign conventions are staggered_kernels.h's:
 //   out(x) = c_fat  sum_mu eta_mu(x) [ F_mu(x) in(x+mu)  - F_mu(x-mu)^+  in(x-mu) ]
 //          + c_long sum_mu eta_mu(x) [ L_mu(x) in(x+3mu) - L_mu(x-3mu)^+ in(x-3mu) ] + beta x(x)
-// with -1 for each hop across an antiperiodic boundary.
+// with -1 for each hop across an antiperiodic boundary, and 0 for each across a cut dimension
+// (StaggeredSimdArgs::cut).
 //
 // Half precision (St = int16_t, computed in float as the scalar kernel does; precision.h): the
 // links are used as stored (32767 times the entries; a rebuilt r12 row 2 is 32767^2 times and
@@ -66,6 +67,11 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
   using G::load;
   // Lane l gets -x where its group's `neg` is set, else x.
   static GLUON_SIMD_INLINE V group_sign(bool neg_a, bool neg_b, T x) { return G::per_group(neg_a ? -x : x, neg_b ? -x : x); }
+  // sign with the lanes of a skipped group (a hop across a cut) set to 0.
+  static GLUON_SIMD_INLINE V skipped(V sign, bool skip_a, bool skip_b) {
+    if (!skip_a && !skip_b) return sign;
+    return sign * G::per_group(skip_a ? T(0) : T(1), skip_b ? T(0) : T(1));
+  }
   // Lanes of the half-row indices of a task's groups plus n, from the group's tiles in a (n > 0:
   // the tile itself; n < 0: the previous) and b (n > 0: the next; n < 0: the tile itself), per
   // group of 4 (Pair; otherwise Simd's window over all W lanes).
@@ -104,7 +110,7 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
   std::int64_t half;
   std::int64_t out_shift, in_shift, x_shift;
   T c_fat, c_long, beta;
-  int origin_parity[4], antiperiodic[4];
+  int origin_parity[4], antiperiodic[4], cut[4];
   std::int64_t pair_groups = 0;  // Pair: lane groups from a task's first group to its partner (T/2 slices)
   int pass = 0;  // 0: the whole sum; improved in two passes: 1 the one-hop term and x, 2 the three-hop term added to out
 
@@ -240,9 +246,9 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
     {
       // Lanes kStep - nf .. kStep - 1 of each group of the row's last tile wrap.
       V sign = S::splat(eta_neg ? T(-1) : T(1));
-      if (nf > 0 && antiperiodic[0] && k0 + kStep == Xh)
+      if (nf > 0 && (antiperiodic[0] || cut[0]) && k0 + kStep == Xh)
         for (int g = 0; g < kGroups; ++g)
-          for (int i = kStep - nf; i < kStep; ++i) sign[g * kStep + i] = -sign[g * kStep + i];
+          for (int i = kStep - nf; i < kStep; ++i) sign[g * kStep + i] = cut[0] ? T(0) : -sign[g * kStep + i];
       const Window<nf> v{vec_tile(in, same - in_shift), vec_tile(in, next - in_shift)};
       sign = hop_sign<NR>(sign, Window<nf, float>{norm_at(same), norm_at(next)});
       transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, 0)}, v, sign, lf);
@@ -251,9 +257,9 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
       // Lanes 0 .. -nb - 1 of each group of the row's first tile wrap. The backward term enters
       // with a minus.
       V sign = S::splat(eta_neg ? T(1) : T(-1));
-      if (nb < 0 && antiperiodic[0] && k0 == 0)
+      if (nb < 0 && (antiperiodic[0] || cut[0]) && k0 == 0)
         for (int g = 0; g < kGroups; ++g)
-          for (int i = 0; i < -nb; ++i) sign[g * kStep + i] = -sign[g * kStep + i];
+          for (int i = 0; i < -nb; ++i) sign[g * kStep + i] = cut[0] ? T(0) : -sign[g * kStep + i];
       const Sites from = nb == 0 ? same : prev;
       const Window<nb> v{vec_tile(in, from - in_shift), vec_tile(in, same - in_shift)};
       sign = hop_sign<NR>(sign, Window<nb, float>{norm_at(from), norm_at(same)});
@@ -262,9 +268,10 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
   }
 
   // The neighbour d away along mu > 0 (forward where d > 0) of the group at tp: its eo site, and
-  // whether its hop's sign flips (the antiperiodic boundary crossed an odd number of times).
+  // whether its hop's sign flips (the antiperiodic boundary crossed an odd number of times) or
+  // the hop is skipped (it wraps around a cut dimension).
   template <int mu>
-  GLUON_SIMD_INLINE std::int64_t row_neighbour(const TilePos& tp, int d, bool& flip) const {
+  GLUON_SIMD_INLINE std::int64_t row_neighbour(const TilePos& tp, int d, bool& flip, bool& skip) const {
     std::int64_t rs = 1;  // row stride of direction mu
     for (int nu = 1; nu < mu; ++nu) rs *= dims[nu];
     const int L = dims[mu];
@@ -272,6 +279,7 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
     while (v >= L) v -= L, ++w;
     while (v < 0) v += L, ++w;
     flip = (w & antiperiodic[mu]) != 0;
+    skip = w != 0 && cut[mu];
     return (1 - parity) * half + (tp.row + (v - tp.c[mu]) * rs) * tp.Xh + tp.k0;
   }
 
@@ -282,20 +290,21 @@ struct StaggeredKernel : LaneGroups<T, Lanes, Pair> {
     C lf[3][3], lb[3][3];
     rebuild_r8<NR>(u, ub, s0, mu, lf, lb);
     {
-      bool fa, fb = false;
-      const std::int64_t na = row_neighbour<mu>(tp, d, fa);
-      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, d, fb) : na;
+      bool fa, fb = false, sa, sb = false;
+      const std::int64_t na = row_neighbour<mu>(tp, d, fa, sa);
+      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, d, fb, sb) : na;
       const Sites nb = Sites::of(na, nbb);
-      const V sign = group_sign(eta_neg != fa, eta_neg != (Pair ? fb : fa), T(1));
+      const V sign = skipped(group_sign(eta_neg != fa, eta_neg != (Pair ? fb : fa), T(1)), sa, Pair ? sb : sa);
       transport_add<NR, false>(acc, Link{link_tile<NR>(u, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
                                hop_sign<NR>(sign, Window<0, float>{norm_at(nb), {nullptr, nullptr}}), lf);
     }
     {
-      bool fa, fb = false;
-      const std::int64_t na = row_neighbour<mu>(tp, -d, fa);
-      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, -d, fb) : na;
+      bool fa, fb = false, sa, sb = false;
+      const std::int64_t na = row_neighbour<mu>(tp, -d, fa, sa);
+      const std::int64_t nbb = Pair ? row_neighbour<mu>(tb, -d, fb, sb) : na;
       const Sites nb = Sites::of(na, nbb);
-      const V sign = group_sign(eta_neg == fa, eta_neg == (Pair ? fb : fa), T(1));  // minus the forward's
+      const V sign =  // minus the forward's
+          skipped(group_sign(eta_neg == fa, eta_neg == (Pair ? fb : fa), T(1)), sa, Pair ? sb : sa);
       transport_add<NR, true>(acc, Link{link_tile<NR>(ub, s0, mu)}, Aligned{vec_tile(in, nb - in_shift)},
                               hop_sign<NR>(sign, Window<0, float>{norm_at(nb), {nullptr, nullptr}}), lb);
     }
@@ -464,6 +473,7 @@ void launch(const StaggeredSimdArgs& a) {
     k.dims[mu] = a.dims[mu];
     k.origin_parity[mu] = a.origin_parity[mu];
     k.antiperiodic[mu] = a.antiperiodic[mu];
+    k.cut[mu] = a.cut[mu];
   }
   k.parity = a.parity;
   k.half = a.half;

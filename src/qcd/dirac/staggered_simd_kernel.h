@@ -42,6 +42,9 @@ struct StaggeredSimdArgs {
   double c_fat = 0.5, c_long = 0.5, beta = 0.0;
   int origin_parity[4] = {0, 0, 0, 0};  // eta_mu(x) from local coordinates (staggered_dslash.h)
   int antiperiodic[4] = {0, 0, 0, 0};
+  // Dimensions cut between ranks: a hop that wraps around one is skipped (the exterior kernels
+  // add the ghosts' hops).
+  int cut[4] = {0, 0, 0, 0};
   // With x: Re <x, out> of tasks [c kStaggeredDotChunk, (c + 1) kStaggeredDotChunk) into
   // dot_partials[c], in double from the values before the store rounds them; nullptr: no dot.
   double* dot_partials = nullptr;

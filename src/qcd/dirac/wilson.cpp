@@ -118,14 +118,31 @@ void launch_by_precision(Precision p, const detail::DslashCall& call) {
 }
 
 // launch(call) in this operator's precision: the vector kernel where it takes the call (counted
-// in *vector_calls), else the scalar one.
+// in *vector_calls), else the scalar one. On a cut lattice the vector kernel runs only the
+// interior (view.mode 2); a body that reads the ghosts inline (mode 1, the no-overlap policy,
+// which runs once the ghosts have arrived) becomes that interior and the scalar exterior
+// kernels of the cut dimensions, as the overlap policy does.
 auto launcher(Precision prec, std::int64_t* vector_calls) {
   return [prec, vector_calls](const detail::DslashCall& c) {
-    if (c.fold.kind == detail::DslashFold::none && detail::try_wilson_simd(c)) {  // (the vector kernel has no fold)
-      ++*vector_calls;
+    if (c.fold.kind != detail::DslashFold::none || c.op != detail::DslashCall::body) {  // (the vector kernel has no fold)
+      launch_by_precision(prec, c);
       return;
     }
-    launch_by_precision(prec, c);
+    detail::DslashCall interior = c;
+    if (interior.view.mode == 1) interior.view.mode = 2;
+    if (!detail::try_wilson_simd(interior)) {
+      launch_by_precision(prec, c);
+      return;
+    }
+    ++*vector_calls;
+    if (c.view.mode != 1) return;
+    for (int mu = 0; mu < 4; ++mu) {
+      if (!c.view.cut[mu]) continue;
+      detail::DslashCall e = interior;
+      e.op = detail::DslashCall::exterior;
+      e.mu = mu;
+      launch_by_precision(prec, e);
+    }
   };
 }
 }  // namespace

@@ -13,8 +13,11 @@ bool tiled(const FieldLayout& l, int w) { return l.order == FieldOrder::tiled &&
 
 bool try_wilson_simd(const DslashCall& call) {
   if (call.ex.backend != runtime::Backend::cpu || call.op != DslashCall::body) return false;
-  for (int mu = 0; mu < 4; ++mu)
-    if (call.view.cut[mu]) return false;
+  // A cut lattice: only the interior (mode 2, every hop across a cut skipped); the exterior
+  // kernels add the ghosts' hops.
+  bool cut = false;
+  for (int mu = 0; mu < 4; ++mu) cut = cut || call.view.cut[mu];
+  if (cut && call.view.mode != 2) return false;
   const auto& gp = call.u->params();
   const int w = cpu_simd_lanes();
   if (!cpu_simd_available() || !cpu_simd_fits(call.u->geometry())) return false;
@@ -41,8 +44,10 @@ bool try_wilson_simd(const DslashCall& call) {
   const SiteIndexer idx = call.u->geometry().indexer();
   for (int mu = 0; mu < 4; ++mu) {
     a.dims[mu] = idx.dims[mu];
-    a.phase_f[mu] = call.view.phase_fwd[mu];
-    a.phase_b[mu] = call.view.phase_bwd[mu];
+    // A hop that wraps around a cut dimension reaches the other end of this rank's block, not its
+    // neighbour rank: phase 0 skips it (the links and spinors it reads are this rank's, finite).
+    a.phase_f[mu] = call.view.cut[mu] ? 0.0 : call.view.phase_fwd[mu];
+    a.phase_b[mu] = call.view.cut[mu] ? 0.0 : call.view.phase_bwd[mu];
   }
   a.parity = call.parity;
   a.half = idx.half;

@@ -6,7 +6,8 @@
 // single) and every link compression (r18, r12, and r8 rebuilt per lane, cpu_simd_r8.h).
 //   try_wilson_simd(call)  runs the body of `call` with the vector kernel and returns true when
 //                          it can: CPU backend, any epilogue
-//                          (plain, xpay, clover, clover on x), no cut dimension, gauge field
+//                          (plain, xpay, clover, clover on x), on a cut lattice only the
+//                          interior (view.mode 2: hops across a cut skipped), gauge field
 //                          (and its backward copy, call.u_back), vectors and clover field in
 //                          the tiled order of width W, and
 //                          cpu_simd_available() and cpu_simd_fits(). Otherwise returns false and

@@ -29,7 +29,8 @@
 //   (double/single/half), order (blocked on the GPU, the only order the GPU kernels read:
 //   anything else is an InputError; on the CPU tiled where the kernel vectorised across the W = 8
 //   sites of an x-row runs: an AVX-512 or AVX2 CPU, double, single or half, X/2 a multiple of 4 (4 mod 8:
-//   half-tile tasks of 4 sites, in single two a vector), one process,
+//   half-tile tasks of 4 sites, in single two a vector; on a split lattice of the rank's block,
+//   the vector kernel taking the interior and the one-site exterior kernels the ghosts' hops),
 //   links r18/r12, or naive r8 (src/qcd/dirac/staggered_simd.h), else site_major) and the
 //   Exec's memory space.
 //   The tiled path also keeps the backward links U_mu(x - mu) (and L_mu(x - 3 mu)) stored at x:

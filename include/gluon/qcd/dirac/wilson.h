@@ -23,12 +23,14 @@
 //                         r12/r8 in registers by GaugeAccessor), reconstructed and accumulated in
 //                         registers in the storage's compute type (double for double, float for
 //                         single and half); one store per site, no atomics.
-//                         On the CPU (double, single and half; r18, r12 and r8), one process, X/2 a
-//                         multiple of 4 and an AVX-512 or AVX2 CPU (cpu_vector_isa()), the links are
+//                         On the CPU (double, single and half; r18, r12 and r8), X/2 of the rank's
+//                         block a multiple of 4 and an AVX-512 or AVX2 CPU (cpu_vector_isa()), the links are
 //                         tiled (field_layout.h) and calls whose vectors (and clover field) are
 //                         tiled too run a kernel vectorised across W sites of an x-row
 //                         (src/qcd/dirac/wilson_simd.h); every other call runs the one-site
-//                         kernel, which reads any order. That path also keeps the backward
+//                         kernel, which reads any order. On a split lattice the vector
+//                         kernel takes the interior and the one-site exterior kernels the
+//                         ghosts' hops (docs/parallel.md). That path also keeps the backward
 //                         links U_mu(x - mu) stored at x: twice the link memory, for one
 //                         contiguous link stream per tile and hop sense.
 //   vectorised()          whether that vector kernel runs this operator's tiled calls
