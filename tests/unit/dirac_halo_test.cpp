@@ -122,17 +122,35 @@ double rel_diff_cv(const SpinorField& a, const SpinorField& b) {
     }
   return std::sqrt(num / den);
 }
+// Fat and long links for improved staggered: hot SU(3) fields scaled, so that they are not
+// unitary and their entries pass 1 (fat), and the long ones are c W (r12 takes them).
+struct ImprovedLinks {
+  GaugeField fat, lng;
+};
+ImprovedLinks improved_links(const Geometry& g, std::uint64_t seed) {
+  ImprovedLinks l{hot_field(g, seed), hot_field(g, seed + 1)};
+  for (std::int64_t s = 0; s < g.volume(); ++s)
+    for (int mu = 0; mu < 4; ++mu) {
+      l.fat.link(s, mu) = 1.7 * l.fat.link(s, mu);
+      l.lng.link(s, mu) = 0.3 * l.lng.link(s, mu);
+    }
+  return l;
+}
+// The hop (kind 0) or its xpay form (1) of d on in, into a copy of x; canonical.
+SpinorField staggered_apply(const StaggeredDirac& d, const SpinorField& in, const SpinorField& x, int kind, int parity,
+                            bool dag) {
+  SpinorField out = converted(x, x.params(), cpu);
+  if (kind == 0) d.dslash(out, in, parity, dag);
+  else d.dslash_xpay(out, in, parity, dag, x, 0.4, -0.8);
+  return as_canonical(out);
+}
 }  // namespace
 
 TEST(DiracHalo, StaggeredNaiveAndImprovedWithSelfExchangedFacesEqualTheUncutOperator) {
   const Geometry g({4, 6, 4, 8});
   const GaugeField u = hot_field(g, 51);
-  GaugeField fat = hot_field(g, 52), lng = hot_field(g, 53);
-  for (std::int64_t s = 0; s < g.volume(); ++s)  // non-unitary links with entries beyond 1
-    for (int mu = 0; mu < 4; ++mu) {
-      fat.link(s, mu) = 1.7 * fat.link(s, mu);
-      lng.link(s, mu) = 0.3 * lng.link(s, mu);
-    }
+  const ImprovedLinks links = improved_links(g, 52);
+  const GaugeField &fat = links.fat, &lng = links.lng;
   for (Precision p : {Precision::double_, Precision::single, Precision::half})
     for (bool improved : {false, true}) {
       DiracParams dp;
@@ -148,10 +166,7 @@ TEST(DiracHalo, StaggeredNaiveAndImprovedWithSelfExchangedFacesEqualTheUncutOper
       const StaggeredDirac plain = make();
       const SpinorField in = staggered_gaussian(g, 54, p), x = staggered_gaussian(g, 55, p);
       auto apply = [&](const StaggeredDirac& d, int kind, int parity, bool dag) {
-        SpinorField out = converted(x, x.params(), cpu);
-        if (kind == 0) d.dslash(out, in, parity, dag);
-        else d.dslash_xpay(out, in, parity, dag, x, 0.4, -0.8);
-        return as_canonical(out);
+        return staggered_apply(d, in, x, kind, parity, dag);
       };
       for (const char* cuts : {"1,1,1,1", "0,0,0,1", "0,1,1,0"})
         for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
@@ -250,12 +265,8 @@ TEST(DiracHalo, StaggeredVectorKernelsRunTheInteriorOfACutLattice) {
   for (const Coords& dims : {Coords{16, 4, 4, 8}, Coords{8, 4, 6, 8}}) {
     const Geometry g(dims);
     const GaugeField u = hot_field(g, 81);
-    GaugeField fat = hot_field(g, 82), lng = hot_field(g, 83);
-    for (std::int64_t s = 0; s < g.volume(); ++s)
-      for (int mu = 0; mu < 4; ++mu) {
-        fat.link(s, mu) = 1.7 * fat.link(s, mu);
-        lng.link(s, mu) = 0.3 * lng.link(s, mu);
-      }
+    const ImprovedLinks links = improved_links(g, 82);
+    const GaugeField &fat = links.fat, &lng = links.lng;
     for (Precision p : {Precision::double_, Precision::single, Precision::half})
       for (int kind_op : {0, 1, 2}) {  // naive r12, naive r8, improved (fat r18, long r12)
         const bool improved = kind_op == 2;
@@ -272,10 +283,7 @@ TEST(DiracHalo, StaggeredVectorKernelsRunTheInteriorOfACutLattice) {
         const SpinorField in = converted(staggered_gaussian(g, 84, p), plain.vector_params(), cpu);
         const SpinorField x = converted(staggered_gaussian(g, 85, p), plain.vector_params(), cpu);
         auto apply = [&](const StaggeredDirac& d, int kind, int parity, bool dag) {
-          SpinorField out = converted(x, x.params(), cpu);
-          if (kind == 0) d.dslash(out, in, parity, dag);
-          else d.dslash_xpay(out, in, parity, dag, x, 0.4, -0.8);
-          return as_canonical(out);
+          return staggered_apply(d, in, x, kind, parity, dag);
         };
         for (const char* cuts : {"1,1,1,1", "1,0,0,0", "0,0,1,1"})
           for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {

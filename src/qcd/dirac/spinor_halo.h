@@ -76,6 +76,20 @@ HaloOps make_halo_ops(const Call& call, Launch launch) {
   return ops;
 }
 
+// The exterior launches of every dimension `call.view` cuts, each through launch(call) with op
+// exterior and mu set: what a body that read the ghosts inline (view.mode 1) leaves to them once
+// the interior ran instead (the CPU vector kernels, wilson.cpp and staggered.cpp).
+template <class Call, class Launch>
+void launch_exteriors(const Call& call, Launch launch) {
+  for (int mu = 0; mu < 4; ++mu) {
+    if (!call.view.cut[mu]) continue;
+    Call e = call;
+    e.op = Call::exterior;
+    e.mu = mu;
+    launch(e);
+  }
+}
+
 class SpinorHalo {
  public:
   // fwd_reals / bwd_reals: reals per face message entry count, as multiples of half_face(mu):

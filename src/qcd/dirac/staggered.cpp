@@ -157,14 +157,8 @@ void launch_staggered(Precision prec, const detail::StaggeredLaunch& L, std::int
   if (inline_ghosts) interior.view.mode = 2;
   if (!detail::try_staggered_simd(interior, prec)) return launch_staggered_scalar(prec, L);
   ++*vector_calls;
-  if (!inline_ghosts) return;
-  for (int mu = 0; mu < 4; ++mu) {
-    if (!L.view.cut[mu]) continue;
-    detail::StaggeredLaunch e = interior;
-    e.op = detail::StaggeredLaunch::exterior;
-    e.mu = mu;
-    launch_staggered_scalar(prec, e);
-  }
+  if (inline_ghosts)
+    detail::launch_exteriors(interior, [prec](const detail::StaggeredLaunch& e) { launch_staggered_scalar(prec, e); });
 }
 
 void launch_staggered_multi(Precision prec, const detail::StaggeredMultiLaunch& m) {

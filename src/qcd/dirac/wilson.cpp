@@ -135,14 +135,8 @@ auto launcher(Precision prec, std::int64_t* vector_calls) {
       return;
     }
     ++*vector_calls;
-    if (c.view.mode != 1) return;
-    for (int mu = 0; mu < 4; ++mu) {
-      if (!c.view.cut[mu]) continue;
-      detail::DslashCall e = interior;
-      e.op = detail::DslashCall::exterior;
-      e.mu = mu;
-      launch_by_precision(prec, e);
-    }
+    if (c.view.mode == 1)
+      detail::launch_exteriors(interior, [prec](const detail::DslashCall& e) { launch_by_precision(prec, e); });
   };
 }
 }  // namespace
