@@ -27,6 +27,21 @@ struct PolicyGuard {
   ~PolicyGuard() { set_default_halo_policy(HaloPolicy::auto_); }
 };
 
+// The Wilson/clover forms, kind 0 the hop, 1 xpay, 2 A^-1 D, 3 x + a A^-1 D, 4 A x + a D (A: c),
+// on in into a copy of x (in x's storage); canonical.
+SpinorField wilson_apply(const WilsonDslash& d, const CloverTerm& c, const SpinorField& in, const SpinorField& x,
+                         int kind, int parity, bool dag) {
+  SpinorField out = converted(x, x.params(), cpu);
+  switch (kind) {
+    case 0: d.dslash(out, in, parity, dag); break;
+    case 1: d.dslash_xpay(out, in, parity, dag, x, -0.37); break;
+    case 2: d.dslash_clover(out, in, parity, dag, c.field(true), nullptr, 1.0); break;
+    case 3: d.dslash_clover(out, in, parity, dag, c.field(false), &x, 0.21); break;
+    case 4: d.dslash_clover_on_x(out, in, parity, dag, c.field(false), x, -0.5); break;
+  }
+  return as_canonical(out);
+}
+
 }  // namespace
 
 TEST(DiracHalo, PolicyNames) {
@@ -52,16 +67,7 @@ TEST(DiracHalo, WilsonAndCloverWithSelfExchangedFacesEqualTheUncutOperator) {
     ASSERT_FALSE(plain.split());
     // want[kind][parity][dagger]
     auto apply = [&](const WilsonDslash& d, int kind, int parity, bool dag) {
-      SpinorField out(sp);
-      convert(fx, out, cpu);
-      switch (kind) {
-        case 0: d.dslash(out, fin, parity, dag); break;
-        case 1: d.dslash_xpay(out, fin, parity, dag, fx, -0.37); break;
-        case 2: d.dslash_clover(out, fin, parity, dag, c.field(true), nullptr, 1.0); break;
-        case 3: d.dslash_clover(out, fin, parity, dag, c.field(false), &fx, 0.21); break;
-        case 4: d.dslash_clover_on_x(out, fin, parity, dag, c.field(false), fx, -0.5); break;
-      }
-      return as_canonical(out);
+      return wilson_apply(d, c, fin, fx, kind, parity, dag);
     };
     for (const char* cuts : {"1,1,1,1", "0,0,0,1", "1,0,1,0"})
       for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
@@ -227,15 +233,7 @@ TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
         const SpinorField fin = converted(in, sp, cpu), fx = converted(x, sp, cpu);
         const CloverTerm c(u, 0.12, 1.3, p, cpu, FieldOrder::tiled);
         auto apply = [&](const WilsonDslash& d, int kind, int parity, bool dag) {
-          SpinorField out(sp);
-          convert(fx, out, cpu);
-          switch (kind) {
-            case 0: d.dslash(out, fin, parity, dag); break;
-            case 1: d.dslash_xpay(out, fin, parity, dag, fx, -0.37); break;
-            case 2: d.dslash_clover(out, fin, parity, dag, c.field(true), &fx, 0.21); break;
-            case 3: d.dslash_clover_on_x(out, fin, parity, dag, c.field(false), fx, -0.5); break;
-          }
-          return as_canonical(out);
+          return wilson_apply(d, c, fin, fx, kind, parity, dag);
         };
         for (const char* cuts : {"1,1,1,1", "1,0,0,0", "0,1,0,1"})
           for (HaloPolicy pol : {HaloPolicy::no_overlap, HaloPolicy::overlap}) {
@@ -246,7 +244,7 @@ TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
             ASSERT_TRUE(cut.vectorised());
             const std::string what = g.to_string() + " " + to_string(p) + " " + to_string(r) + " cuts " + cuts +
                                      " " + to_string(pol);
-            for (int kind = 0; kind < 4; ++kind)
+            for (int kind = 0; kind < 5; ++kind)
               for (int parity : {0, 1})
                 for (bool dag : {false, true}) {
                   const std::int64_t before = cut.vector_launches();
