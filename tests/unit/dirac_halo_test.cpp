@@ -228,10 +228,11 @@ TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
         sp.geometry = g;
         sp.precision = p;
         const WilsonDslash plain(u, bc, p, r, cpu);
-        if (!plain.vectorised()) GTEST_SKIP() << "no vector path on this CPU (AVX2 or AVX-512 needed)";
-        sp.order = FieldOrder::tiled;
+        // Without AVX2 or AVX-512 both run the one-site kernel: still equal, no vector launch.
+        const int vector_calls = plain.vectorised() ? 1 : 0;
+        sp.order = plain.order();
         const SpinorField fin = converted(in, sp, cpu), fx = converted(x, sp, cpu);
-        const CloverTerm c(u, 0.12, 1.3, p, cpu, FieldOrder::tiled);
+        const CloverTerm c(u, 0.12, 1.3, p, cpu, plain.order());
         auto apply = [&](const WilsonDslash& d, int kind, int parity, bool dag) {
           return wilson_apply(d, c, fin, fx, kind, parity, dag);
         };
@@ -241,7 +242,7 @@ TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
             PolicyGuard pg(pol);
             const WilsonDslash cut(u, bc, p, r, cpu);
             ASSERT_TRUE(cut.split());
-            ASSERT_TRUE(cut.vectorised());
+            ASSERT_EQ(cut.vectorised(), plain.vectorised());
             const std::string what = g.to_string() + " " + to_string(p) + " " + to_string(r) + " cuts " + cuts +
                                      " " + to_string(pol);
             for (int kind = 0; kind < 5; ++kind)
@@ -249,7 +250,7 @@ TEST(DiracHalo, VectorKernelsRunTheInteriorOfACutLattice) {
                 for (bool dag : {false, true}) {
                   const std::int64_t before = cut.vector_launches();
                   const SpinorField got = apply(cut, kind, parity, dag);
-                  EXPECT_EQ(cut.vector_launches() - before, 1) << what << " kind " << kind;
+                  EXPECT_EQ(cut.vector_launches() - before, vector_calls) << what << " kind " << kind;
                   EXPECT_LT(rel_diff(got, apply(plain, kind, parity, dag)),
                             p == Precision::double_ ? 1e-14 : tolerance(p))
                       << what << " kind " << kind << " parity " << parity << " dagger " << dag;
@@ -278,6 +279,7 @@ TEST(DiracHalo, StaggeredVectorKernelsRunTheInteriorOfACutLattice) {
         if (improved) dp.long_reconstruct = Reconstruct::r12;
         auto make = [&]() { return improved ? StaggeredDirac(dp, fat, lng, cpu) : StaggeredDirac(dp, u, cpu); };
         const StaggeredDirac plain = make();
+        const int vector_calls = plain.order() == FieldOrder::tiled ? 1 : 0;  // (tiled: the vector path runs)
         const SpinorField in = converted(staggered_gaussian(g, 84, p), plain.vector_params(), cpu);
         const SpinorField x = converted(staggered_gaussian(g, 85, p), plain.vector_params(), cpu);
         auto apply = [&](const StaggeredDirac& d, int kind, int parity, bool dag) {
@@ -296,8 +298,7 @@ TEST(DiracHalo, StaggeredVectorKernelsRunTheInteriorOfACutLattice) {
                 for (bool dag : {false, true}) {
                   const std::int64_t before = cut.vector_launches();
                   const SpinorField got = apply(cut, kind, parity, dag);
-                  if (plain.vector_launches() > 0)
-                    EXPECT_EQ(cut.vector_launches() - before, 1) << what << " kind " << kind;
+                  EXPECT_EQ(cut.vector_launches() - before, vector_calls) << what << " kind " << kind;
                   const double e = rel_diff_cv(got, apply(plain, kind, parity, dag));
                   EXPECT_LT(e, p == Precision::double_ ? 1e-14 : p == Precision::single ? 1e-6 : 1e-3)
                       << what << " kind " << kind << " parity " << parity << " dagger " << dag;
