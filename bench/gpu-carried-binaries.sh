@@ -23,6 +23,9 @@ _gcb() {
     { cat build-gpu/BUILD; nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv,noheader
       lscpu | grep -E "^CPU\(s\)|Model name"; } > "$OUT/machine.txt" 2>&1
   fi
+  # The binaries' RUNPATH names this VM's CUDA folder (/usr/local/cuda/lib); the machine's may be
+  # lib64 or the targets folder, when its loader cache does not already list them.
+  export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64:/usr/local/cuda/targets/x86_64-linux/lib"
   if ldd "$G/bin/gluon" | grep -q "not found"; then
     echo "gpu-carried-binaries: libraries missing on this machine:" >&2
     ldd "$G/bin/gluon" | grep "not found" >&2
