@@ -4,8 +4,9 @@
 # tree's: the commits since touch only results and docs), carried in build-gpu/: no build in the
 # call, so a session short of device time still gets its tests and benchmarks.
 #   DEADLINE=<s> OUT=<dir> bash bench/results/2026-12-07-carried-gpu/trip.sh   (carry build-gpu, .deps)
-# Every GPU test first (staggered and solver ones, then the rest), then the dslash table
-# (bench/solver-gpu.sh PARTS=dslash, fresh tune cache) in what the call has left.
+# Every GPU test first (staggered and solver ones, then the rest), then the dslash and solver
+# tables (bench/solver-gpu.sh, PARTS default "dslash solver", fresh tune cache) in what the call
+# has left.
 set -u
 S=$SECONDS
 export PATH=/usr/local/cuda/bin:$PATH NCCL_NVLS_ENABLE=0
@@ -17,7 +18,7 @@ left() { echo $(( ${DEADLINE:-560} - (SECONDS - S) )); }
 grep -hE "Failed|\*\*\*" $OUT/ctest-gpu-*.log | grep -v Skipped | head
 echo "tests done at $((SECONDS - S)) s"
 if (( $(left) > 60 )); then
-  GLUON=$G/bin/gluon OUT=$OUT/bench PARTS=dslash timeout $(( $(left) - 10 )) bash bench/solver-gpu.sh > $OUT/dslash.log 2>&1
+  GLUON=$G/bin/gluon OUT=$OUT/bench PARTS="${PARTS:-dslash solver}" timeout $(( $(left) - 10 )) bash bench/solver-gpu.sh > $OUT/tables.log 2>&1
   tail -20 $OUT/bench/summary.txt 2>/dev/null
 fi
 echo "done at $((SECONDS - S)) s"
