@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The GPU tests and issue 3's dslash table on one GPU from a CUDA build made on the development VM
+# The GPU tests and issue 3's dslash and solver tables on one GPU from a CUDA build made on the development VM
 # (bench/gpu-pack-binaries.sh of the CI clone's build-cuda at beb19f9, whose sources are this
-# tree's: the commits since touch only results and docs), carried in build-gpu/: no build in the
+# tree's: the commits since touch only results, docs and bench scripts), carried in build-gpu/: no build in the
 # call, so a session short of device time still gets its tests and benchmarks.
 #   DEADLINE=<s> OUT=<dir> bash bench/results/2026-12-07-carried-gpu/trip.sh   (carry build-gpu, .deps)
 # Every GPU test first (staggered and solver ones, then the rest), then the dslash and solver
