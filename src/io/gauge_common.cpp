@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "gluon/qcd/observables.h"
 #include "gluon/runtime/error.h"
 
 namespace gluon::io::detail {
@@ -189,6 +190,20 @@ void verify_header_values(const GaugePlan& plan, const std::function<double()>& 
   if (!plan.link_trace_text.empty())
     verify_value(file, "LINK_TRACE", plan.link_trace_text, *info.header_link_trace, link_trace(),
                  plan.enc.precision_bits, info);
+}
+
+qcd::GaugeField decode_verified(const GaugePlan& plan, const unsigned char* data, const std::string& file,
+                                const GaugeReadOptions& opts, GaugeFileInfo& info) {
+  PartialSums sums;
+  sums.add(plan, 0, data, plan.geometry.volume());
+  verify_sums(plan, sums, file, info);
+  qcd::GaugeField u = qcd::GaugeField::canonical(plan.geometry);
+  decode_links(data, plan.enc, u);
+  const runtime::Exec ex = runtime::cpu_exec();
+  verify_header_values(
+      plan, [&] { return qcd::plaquette(u, ex).total; }, [&] { return qcd::link_trace(u, ex); }, file, opts,
+      info);
+  return u;
 }
 
 void check_write_options(const std::string& path, const GaugeWriteOptions& o) {

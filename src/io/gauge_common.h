@@ -74,6 +74,12 @@ void verify_header_values(const GaugePlan& plan, const std::function<double()>& 
                           const std::function<double()>& link_trace, const std::string& file,
                           const GaugeReadOptions& opts, GaugeFileInfo& info);
 
+// The whole-file read's last steps, shared by the NERSC and LIME readers: the checksums of the
+// stored bytes at `data` (the plan's data_offset), the decode, then the stated plaquette and link
+// trace against the decoded field.
+qcd::GaugeField decode_verified(const GaugePlan& plan, const unsigned char* data, const std::string& file,
+                                const GaugeReadOptions& opts, GaugeFileInfo& info);
+
 // Format of a file from its first bytes; `lime_records` lists a LIME file's records.
 GaugeFormat classify_gauge(const unsigned char* first, std::size_t n, const std::string& file,
                            const std::function<std::vector<LimeRecord>()>& lime_records);

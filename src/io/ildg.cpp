@@ -179,16 +179,7 @@ qcd::GaugeField read_lime_gauge(const std::string& bytes, const std::string& fil
   const detail::GaugePlan plan = detail::lime_plan(
       records, [&](const LimeRecord& r) { return record_text(bytes, r); }, file, opts, info);
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data()) + plan.data_offset;
-  detail::PartialSums sums;
-  sums.add(plan, 0, data, plan.geometry.volume());
-  detail::verify_sums(plan, sums, file, info);
-  qcd::GaugeField u = qcd::GaugeField::canonical(plan.geometry);
-  decode_links(data, plan.enc, u);
-  const runtime::Exec ex = runtime::cpu_exec();
-  detail::verify_header_values(
-      plan, [&] { return qcd::plaquette(u, ex).total; }, [&] { return qcd::link_trace(u, ex); }, file,
-      opts, info);
-  return u;
+  return detail::decode_verified(plan, data, file, opts, info);
 }
 
 namespace detail {
