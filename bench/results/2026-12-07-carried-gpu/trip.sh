@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The GPU tests and issue 3's dslash and solver tables on one GPU from a CUDA build made on the development VM
-# (bench/gpu-pack-binaries.sh of the CI clone's build-cuda at beb19f9, whose sources are this
-# tree's: the commits since touch only results, docs and bench scripts), carried in build-gpu/: no build in the
-# call, so a session short of device time still gets its tests and benchmarks.
+# (bench/gpu-pack-binaries.sh; the build's commit is in build-gpu/BUILD, copied to $OUT/machine.txt),
+# carried in build-gpu/: no build in the call, so a session short of device time still gets its
+# tests and benchmarks.
 #   DEADLINE=<s> OUT=<dir> bash bench/results/2026-12-07-carried-gpu/trip.sh   (carry build-gpu, .deps)
 # Every GPU test first (staggered and solver ones, then the rest), then the dslash and solver
 # tables (bench/solver-gpu.sh, PARTS default "dslash solver", fresh tune cache) in what the call
